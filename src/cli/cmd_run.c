@@ -1,0 +1,177 @@
+/* `clgauge run`: options -> device -> roofline -> each selected ladder -> reports (table, JSON, CSV). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/commands.h"
+#include "cli/targets.h"
+#include "core/context.h"
+#include "core/log.h"
+#include "core/runner.h"
+#include "peak/roofline.h"
+#include "report/report.h"
+#include "workloads/registry.h"
+
+/* Fails early (before any run) when an output file cannot be created: exit 5 with the path named. */
+static cg_status check_writable(const char *flag, const char *path)
+{
+    if (!path || !strcmp(path, "-"))
+        return CG_OK;
+    bool existed = access(path, F_OK) == 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
+        CG_ERROR("cannot write %s file %s: %s; choose a writable path", flag, path, strerror(errno));
+        return CG_E_IO;
+    }
+    close(fd);
+    if (!existed)
+        unlink(path);
+    return CG_OK;
+}
+
+static void progress(const char *workload, const char *rung, size_t i, size_t n, void *user)
+{
+    if (user)
+        fprintf(stderr, "\r\033[K[%zu/%zu] %s:%s ...", i, n, workload, rung);
+}
+
+static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
+{
+    snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
+    snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(rep->time_utc, sizeof rep->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof rep->command_line; i++)
+        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s", i ? " " : "",
+                                 argv[i]);
+    cg_report_device *rd = &rep->device;
+    snprintf(rd->platform, sizeof rd->platform, "%s", d->platform_name);
+    snprintf(rd->platform_version, sizeof rd->platform_version, "%s", d->platform_version);
+    snprintf(rd->name, sizeof rd->name, "%s", d->name);
+    snprintf(rd->vendor, sizeof rd->vendor, "%s", d->vendor);
+    snprintf(rd->version, sizeof rd->version, "%s", d->version);
+    snprintf(rd->driver, sizeof rd->driver, "%s", d->driver);
+    snprintf(rd->type, sizeof rd->type, "%s", cg_device_type_name(d->type));
+    rd->compute_units = d->compute_units;
+    rd->clock_mhz = d->clock_mhz;
+    rd->global_mem = d->global_mem;
+    rd->local_mem = d->local_mem;
+    rd->max_alloc = d->max_alloc;
+    rep->seed = o->seed;
+    rep->runs = o->runs;
+    rep->warmup = o->warmup;
+    snprintf(rep->size_arg, sizeof rep->size_arg, "%s", o->size ? o->size : "");
+    rep->no_cache = o->no_cache;
+}
+
+/* Option checks that need the selection but no device. */
+static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_opts *ro, unsigned *mask)
+{
+    char err[160];
+    memset(ro, 0, sizeof *ro);
+    if (o->size && !cg_size_parse(o->size, &ro->size, err, sizeof err)) {
+        CG_ERROR("bad --size '%s': %s", o->size, err);
+        return CG_E_USAGE;
+    }
+    if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
+        CG_ERROR("unknown feature '%s' in --mask-features; features: images, fp64, fp16, nvidia-ptx", err);
+        return CG_E_USAGE;
+    }
+    bool pictures = false;
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        pictures |= t->any[w] && cg_workloads[w]->takes_images_io;
+    if ((o->input || o->output) && !pictures) {
+        CG_ERROR("--input/--output apply to picture workloads (filter3x3) only; add filter3x3 to the run");
+        return CG_E_USAGE;
+    }
+    ro->seed = o->seed;
+    ro->runs = o->runs;
+    ro->warmup = o->warmup;
+    ro->input = o->input;
+    ro->output = o->output;
+    cg_status st = check_writable("--json", o->json);
+    if (st == CG_OK)
+        st = check_writable("--csv", o->csv);
+    if (st == CG_OK)
+        st = check_writable("--output", o->output);
+    return st;
+}
+
+static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
+{
+    cg_status st = CG_OK;
+    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
+        cg_report_text(rep, out);
+    if (o->json && cg_report_json(rep, o->json) != 0) {
+        CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
+        st = CG_E_IO;
+    }
+    if (o->csv && cg_report_csv(rep, o->csv) != 0) {
+        CG_ERROR("cannot write --csv file %s: %s", o->csv, strerror(errno));
+        st = CG_E_IO;
+    }
+    return st;
+}
+
+static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro,
+                             cg_report *rep)
+{
+    cg_roofline roof;
+    cg_status st = cg_roofline_get(ctx, o->no_cache, &roof);
+    if (st != CG_OK)
+        return st;
+    rep->copy_gbps = roof.copy_gbps;
+    rep->read_gbps = roof.read_gbps;
+    rep->mad_gflops = roof.mad_gflops;
+    snprintf(rep->roofline_source, sizeof rep->roofline_source, "%s", roof.from_cache ? "cache" : "measured");
+    cg_ceilings ceil = {roof.copy_gbps, roof.read_gbps, roof.mad_gflops};
+    bool tty = !o->quiet && isatty(STDERR_FILENO);
+    for (size_t w = 0; w < cg_nworkloads; w++) {
+        if (!t->any[w])
+            continue;
+        cg_status s = cg_runner_run(ctx, cg_workloads[w], t->rung[w], ro, &ceil, rep, progress, tty ? rep : NULL);
+        st = cg_status_merge(st, s);
+        if (s == CG_E_USAGE || s == CG_E_IO)
+            break; /* setup refused the options: the other ladders would refuse them too, or the user must fix */
+    }
+    if (tty)
+        fprintf(stderr, "\r\033[K");
+    return st;
+}
+
+cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
+{
+    cg_targets t;
+    cg_run_opts ro;
+    unsigned mask = 0;
+    cg_status st = cg_targets_parse(o->targets, &t);
+    if (st == CG_OK)
+        st = check_run_opts(o, &t, &ro, &mask);
+    if (st != CG_OK)
+        return st;
+    cg_device_list l;
+    if ((st = cg_device_list_init(&l)) != CG_OK)
+        return st;
+    const cg_device *dev;
+    cg_ctx ctx;
+    cg_report rep;
+    cg_report_init(&rep);
+    if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK)
+        goto out_list;
+    if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK)
+        goto out_list;
+    fill_meta(&rep, o, dev, argc, argv);
+    st = run_ladders(&ctx, o, &t, &ro, &rep);
+    if (rep.n > 0)
+        st = cg_status_merge(st, write_reports(o, &rep, out));
+    cg_ctx_fini(&ctx);
+out_list:
+    cg_report_fini(&rep);
+    cg_device_list_fini(&l);
+    return st;
+}

@@ -1,0 +1,24 @@
+/* The OpenCL context and profiling queue on the selected device, with the settings every build and run reads
+ * (kernel source directory, program cache). */
+#ifndef CG_CONTEXT_H
+#define CG_CONTEXT_H
+#include <stdbool.h>
+#include "core/device.h"
+
+typedef struct cg_ctx {
+    const cg_device *dev;
+    cl_context context;
+    cl_command_queue queue; /* in-order, CL_QUEUE_PROFILING_ENABLE */
+    unsigned features;      /* dev->features minus what the user masked (--mask-features) */
+    const char *kernel_dir; /* NULL: the .cl sources embedded at build time */
+    bool no_cache;          /* true: never read or write the program cache */
+    char cache_dir[1024];   /* "" when no cache directory could be found */
+} cg_ctx;
+
+/* Creates the context and queue. cache_dir NULL picks $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or
+ * ~/.cache/clgauge. */
+cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const char *kernel_dir, bool no_cache,
+                      const char *cache_dir);
+void cg_ctx_fini(cg_ctx *c);
+
+#endif

@@ -1,0 +1,60 @@
+/* A run's events and the time they span, from the profiling counters. */
+#include "core/events.h"
+#include <stdlib.h>
+#include "core/clerr.h"
+
+void cg_events_init(cg_events *e)
+{
+    e->ev = NULL;
+    e->n = e->cap = 0;
+}
+
+cl_event *cg_events_next(cg_events *e)
+{
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 8;
+        cl_event *p = realloc(e->ev, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        e->ev = p;
+        e->cap = cap;
+    }
+    e->ev[e->n] = NULL;
+    return &e->ev[e->n++];
+}
+
+cg_status cg_events_elapsed(cg_events *e, double *seconds)
+{
+    cg_status st = CG_OK;
+    cl_ulong first = ~(cl_ulong)0, last = 0;
+    *seconds = 0;
+    CG_FAIL_IF(e->n == 0 || !e->ev[0], CG_E_RUNTIME, "a rung enqueued no command to time");
+    CG_TRY(clWaitForEvents((cl_uint)e->n, e->ev));
+    for (size_t i = 0; i < e->n; i++) {
+        cl_ulong s, t;
+        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
+        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
+        if (s < first)
+            first = s;
+        if (t > last)
+            last = t;
+    }
+    *seconds = last > first ? (double)(last - first) * 1e-9 : 0;
+out:
+    return st;
+}
+
+void cg_events_clear(cg_events *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->ev[i])
+            clReleaseEvent(e->ev[i]);
+    e->n = 0;
+}
+
+void cg_events_fini(cg_events *e)
+{
+    cg_events_clear(e);
+    free(e->ev);
+    cg_events_init(e);
+}

@@ -1,0 +1,14 @@
+/* 8-bit greyscale PNG files through libpng: reading converts grey+alpha, RGB and RGBA to grey (Rec. 601 luma),
+ * 16-bit to 8-bit and palettes to RGB; writing produces 8-bit grey. */
+#ifndef CG_PNGIO_H
+#define CG_PNGIO_H
+#include <stddef.h>
+#include <stdint.h>
+#include "core/status.h"
+
+/* Reads path into a malloc'd w*h byte image. CG_E_IO with one logged line (missing, not a PNG, corrupt). */
+cg_status cg_png_read_grey(const char *path, uint8_t **pix, size_t *w, size_t *h);
+/* Writes a w*h grey image. CG_E_IO with one logged line when the file cannot be written. */
+cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size_t h);
+
+#endif

@@ -1,0 +1,223 @@
+/* The ladder runner: for each selected rung, requirements -> build -> warm-up -> timed, verified runs -> one
+ * result row with statistics, rates, roofline % and speedup. Nothing here knows a workload's or rung's name. */
+#include "core/runner.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/clerr.h"
+#include "core/program.h"
+#include "core/stats.h"
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src ? src : "");
+}
+
+/* Names of the features the rung needs and the context lacks, or false when it has them all. */
+static bool missing_features(const cg_ctx *ctx, const cg_rung *r, char *buf, size_t len)
+{
+    unsigned miss = r->needs & ~ctx->features;
+    size_t used = 0;
+    buf[0] = 0;
+    for (unsigned b = 1; miss && b; b <<= 1)
+        if (miss & b) {
+            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", cg_feature_name(b));
+            if (w > 0 && (size_t)w < len - used)
+                used += (size_t)w;
+        }
+    return miss != 0;
+}
+
+static bool unsupported(const cg_ctx *ctx, const cg_rung *r, cg_result *row)
+{
+    char miss[128];
+    if (missing_features(ctx, r, miss, sizeof miss)) {
+        snprintf(row->reason, sizeof row->reason, "device lacks %s%s", miss,
+                 (r->needs & ~ctx->dev->features) ? "" : " (masked by --mask-features)");
+        return true;
+    }
+    if (r->local_bytes > ctx->dev->local_mem) {
+        snprintf(row->reason, sizeof row->reason, "needs %zu B of local memory, device has %llu B", r->local_bytes,
+                 (unsigned long long)ctx->dev->local_mem);
+        return true;
+    }
+    return false;
+}
+
+static void fill_model(const cg_workload *w, const void *state, const cg_rung *r, cg_result *row)
+{
+    cg_model m = {0};
+    w->model(state, r, &m);
+    row->bytes = m.bytes;
+    row->flops = m.flops;
+    row->items = m.items;
+    copy_str(row->item_unit, sizeof row->item_unit, m.item_unit);
+    copy_str(row->bytes_note, sizeof row->bytes_note, m.bytes_note);
+    copy_str(row->ceiling, sizeof row->ceiling, m.ceiling == CG_CEIL_READ ? "read" : "copy");
+}
+
+static void fill_check(cg_result *row, const cg_check *c)
+{
+    row->check_ok = c->ok;
+    row->max_abs_err = c->max_abs_err;
+    row->max_rel_err = c->max_rel_err;
+    row->tolerance = c->tolerance;
+    row->first_mismatch = c->first_index;
+    row->mismatches = c->mismatches;
+}
+
+static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t, size_t n)
+{
+    cg_stats s;
+    cg_stats_compute(t, n, &s);
+    row->runs = s.n;
+    row->t_min = s.min;
+    row->t_median = s.median;
+    row->t_mean = s.mean;
+    row->t_stddev = s.stddev;
+    row->t_cv = s.cv;
+    row->t_max = s.max;
+    row->outliers = s.outliers;
+    if (s.median <= 0)
+        return;
+    row->gbps = row->bytes / s.median * 1e-9;
+    row->gflops = row->flops / s.median * 1e-9;
+    row->items_per_s = row->items / s.median;
+    double bw = strcmp(row->ceiling, "read") ? ceil->copy_gbps : ceil->read_gbps;
+    double floor_s = 0;
+    if (bw > 0)
+        floor_s = row->bytes / (bw * 1e9);
+    if (ceil->mad_gflops > 0 && row->flops / (ceil->mad_gflops * 1e9) > floor_s)
+        floor_s = row->flops / (ceil->mad_gflops * 1e9);
+    row->roofline_pct = floor_s > 0 ? 100.0 * floor_s / s.median : NAN;
+    if (s.cv > 0.05)
+        row->warnings |= CG_WARN_HIGH_CV;
+    if (s.median < 20e-6)
+        row->warnings |= CG_WARN_TOO_SHORT;
+    if (s.outliers)
+        row->warnings |= CG_WARN_OUTLIERS;
+}
+
+/* Warm-up and timed runs, each poisoned, timed and verified. Stops at the first failed check. */
+static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void *rs, const cg_run_opts *o,
+                            double *t, cg_result *row)
+{
+    cg_status st = CG_OK;
+    cg_events ev;
+    cg_events_init(&ev);
+    for (int k = 0; k < o->warmup + o->runs; k++) {
+        cg_check c;
+        double sec = 0;
+        if ((st = w->poison(ctx, state, rs)) != CG_OK || (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK ||
+            (st = cg_events_elapsed(&ev, &sec)) != CG_OK || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
+            break;
+        cg_events_clear(&ev);
+        fill_check(row, &c);
+        if (!c.ok) {
+            row->status = CG_RUNG_WRONG;
+            snprintf(row->reason, sizeof row->reason, "run %d: %s", k + 1, c.detail);
+            st = CG_E_VERIFY;
+            break;
+        }
+        if (k >= o->warmup)
+            t[k - o->warmup] = sec;
+    }
+    if (st == CG_E_RUNTIME || st == CG_E_IO) {
+        row->status = CG_RUNG_CL_ERROR;
+        copy_str(row->reason, sizeof row->reason, "an OpenCL call failed while running the rung (see the log)");
+    }
+    cg_events_fini(&ev);
+    return st;
+}
+
+static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const cg_rung *r, const cg_run_opts *o,
+                          const cg_ceilings *ceil, cg_result *row)
+{
+    cg_status st = CG_OK;
+    cl_program prog = NULL;
+    void *rs = NULL;
+    double *t = NULL;
+    fill_model(w, state, r, row);
+    if (unsupported(ctx, r, row)) {
+        row->status = CG_RUNG_UNSUPPORTED;
+        return CG_OK;
+    }
+    char opts[512] = "", extra[400] = "";
+    if (w->options)
+        w->options(state, r, extra, sizeof extra);
+    snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
+    cg_build_info bi;
+    st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
+    row->build_ms = bi.ms;
+    row->cache_hit = bi.cache_hit;
+    if (st != CG_OK) {
+        row->status = bi.build_failed ? CG_RUNG_BUILD_FAILED : CG_RUNG_CL_ERROR;
+        snprintf(row->reason, sizeof row->reason, "%s", bi.build_failed ? bi.log_head : "program build failed");
+        return st;
+    }
+    t = calloc((size_t)o->runs, sizeof *t);
+    CG_FAIL_IF(!t, CG_E_RUNTIME, "out of host memory");
+    if ((st = w->prepare(ctx, state, r, prog, &rs)) != CG_OK) {
+        row->status = CG_RUNG_CL_ERROR;
+        copy_str(row->reason, sizeof row->reason, "preparing the rung's kernels failed (see the log)");
+        goto out;
+    }
+    st = timed_runs(ctx, w, state, rs, o, t, row);
+    if (st == CG_OK)
+        fill_rates(row, ceil, t, (size_t)o->runs);
+out:
+    if (rs)
+        w->release(rs);
+    if (prog)
+        clReleaseProgram(prog);
+    free(t);
+    return st;
+}
+
+static void fill_speedups(cg_report *rep, size_t first_row, const char *first_rung)
+{
+    double base = 0;
+    for (size_t i = first_row; i < rep->n; i++)
+        if (!strcmp(rep->rows[i].rung, first_rung) && rep->rows[i].status == CG_RUNG_OK)
+            base = rep->rows[i].t_median;
+    for (size_t i = first_row; i < rep->n; i++)
+        if (base > 0 && rep->rows[i].status == CG_RUNG_OK && rep->rows[i].t_median > 0)
+            rep->rows[i].speedup = base / rep->rows[i].t_median;
+}
+
+cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected, const cg_run_opts *o,
+                        const cg_ceilings *ceil, cg_report *rep, cg_progress_fn progress, void *user)
+{
+    void *state = NULL;
+    char size_desc[64] = "";
+    cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
+    if (st != CG_OK)
+        return st;
+    size_t n = 0, i = 0, first_row = rep->n;
+    for (size_t k = 0; k < w->n_rungs; k++)
+        n += selected[k];
+    for (size_t k = 0; k < w->n_rungs; k++) {
+        if (!selected[k])
+            continue;
+        const cg_rung *r = &w->rungs[k];
+        if (progress)
+            progress(w->name, r->name, ++i, n, user);
+        cg_result *row = cg_report_add(rep);
+        if (!row) {
+            st = cg_status_merge(st, CG_E_RUNTIME);
+            break;
+        }
+        copy_str(row->workload, sizeof row->workload, w->name);
+        copy_str(row->rung, sizeof row->rung, r->name);
+        copy_str(row->why, sizeof row->why, r->why);
+        copy_str(row->size_desc, sizeof row->size_desc, size_desc);
+        row->first_mismatch = -1;
+        st = cg_status_merge(st, run_rung(ctx, w, state, r, o, ceil, row));
+    }
+    fill_speedups(rep, first_row, w->rungs[0].name);
+    if (o->output && w->save_output)
+        st = cg_status_merge(st, w->save_output(ctx, state, o->output));
+    w->teardown(state);
+    return st;
+}

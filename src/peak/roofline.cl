@@ -1,0 +1,57 @@
+/* The two quick ceilings of the roofline: float4 copy and read bandwidth, and the fp32 MAD rate. */
+
+__kernel void copy4(__global const float4 *restrict in, __global float4 *restrict out)
+{
+    size_t i = get_global_id(0);
+    out[i] = in[i];
+}
+
+/* Each work-item reads ITEMS float4s, strided by the global size so that every load is coalesced, and writes
+ * one float (so the compiler cannot drop the loads; the write is under 1/ITEMS of the bytes read). */
+__kernel void read4(__global const float4 *restrict in, __global float *restrict out, uint items)
+{
+    size_t g = get_global_size(0), i = get_global_id(0);
+    float4 a = (float4)(0.0f), b = (float4)(0.0f);
+    uint k = 0;
+    for (; k + 1 < items; k += 2) {
+        a += in[i + k * g];
+        b += in[i + (k + 1) * g];
+    }
+    if (k < items)
+        a += in[i + k * g];
+    a += b;
+    out[i] = a.x + a.y + a.z + a.w;
+}
+
+/* MAD_ITERS x 16 float16 MADs in 4 independent chains (4 x 16 lanes x 4 steps, 2 FLOPs each) per work-item:
+ * wide vectors and independent chains keep a CPU's SIMD pipes and a GPU's FMA units busy. The coefficients
+ * keep the values bounded; the result is written so nothing is dead. */
+__kernel void mad16(__global float *restrict out, float a, float b)
+{
+    float s = (float)get_global_id(0) * 1e-7f;
+    float16 x0 = (float16)(s) + (float16)(0.0f, 1e-3f, 2e-3f, 3e-3f, 4e-3f, 5e-3f, 6e-3f, 7e-3f, 8e-3f, 9e-3f,
+                                          1e-2f, 1.1e-2f, 1.2e-2f, 1.3e-2f, 1.4e-2f, 1.5e-2f);
+    float16 x1 = x0 + 0.1f, x2 = x0 + 0.2f, x3 = x0 + 0.3f;
+    for (int i = 0; i < MAD_ITERS; i++) {
+        x0 = mad(x0, a, b);
+        x1 = mad(x1, a, b);
+        x2 = mad(x2, a, b);
+        x3 = mad(x3, a, b);
+        x0 = mad(x0, a, b);
+        x1 = mad(x1, a, b);
+        x2 = mad(x2, a, b);
+        x3 = mad(x3, a, b);
+        x0 = mad(x0, a, b);
+        x1 = mad(x1, a, b);
+        x2 = mad(x2, a, b);
+        x3 = mad(x3, a, b);
+        x0 = mad(x0, a, b);
+        x1 = mad(x1, a, b);
+        x2 = mad(x2, a, b);
+        x3 = mad(x3, a, b);
+    }
+    float16 r = x0 + x1 + x2 + x3;
+    float8 h = r.lo + r.hi;
+    float4 q = h.lo + h.hi;
+    out[get_global_id(0)] = q.x + q.y + q.z + q.w;
+}

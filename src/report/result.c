@@ -1,0 +1,75 @@
+/* The result model: a report's growable array of rows, the names of rung statuses and the warning table
+ * (name and the generic message with its fix), which every report format reads. */
+#include "report/result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cg_report_init(cg_report *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void cg_report_fini(cg_report *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+cg_result *cg_report_add(cg_report *r)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        cg_result *rows = realloc(r->rows, cap * sizeof *rows);
+        if (!rows) return NULL;
+        r->rows = rows;
+        r->cap = cap;
+    }
+    cg_result *row = &r->rows[r->n++];
+    memset(row, 0, sizeof *row);
+    row->first_mismatch = -1;
+    return row;
+}
+
+const char *cg_rung_status_name(cg_rung_status s)
+{
+    switch (s) {
+    case CG_RUNG_OK:
+        return "ok";
+    case CG_RUNG_WRONG:
+        return "wrong_result";
+    case CG_RUNG_UNSUPPORTED:
+        return "unsupported";
+    case CG_RUNG_BUILD_FAILED:
+        return "build_failed";
+    case CG_RUNG_CL_ERROR:
+        return "cl_error";
+    }
+    return "unknown";
+}
+
+/* One row per warning bit. The message is "<what>: <fix>"; the text report inserts the row's numbers
+ * ("(CV 12.3%)") before the first ':' so that the fix is written once, here. */
+static const struct {
+    unsigned bit;
+    const char *name, *fix;
+} warnings[CG_WARN_COUNT] = {
+    {CG_WARN_HIGH_CV, "high_cv", "timings vary: close other GPU programs, or raise --runs"},
+    {CG_WARN_TOO_SHORT, "too_short", "median under 20 us: launch overhead dominates; raise --size"},
+    {CG_WARN_OUTLIERS, "outliers",
+     "outliers among the runs: a background task interfered; rerun or raise --runs"},
+};
+
+const char *cg_warning_name(unsigned bit)
+{
+    for (size_t i = 0; i < CG_WARN_COUNT; i++)
+        if (warnings[i].bit == bit) return warnings[i].name;
+    return "unknown";
+}
+
+const char *cg_warning_fix(unsigned bit)
+{
+    for (size_t i = 0; i < CG_WARN_COUNT; i++)
+        if (warnings[i].bit == bit) return warnings[i].fix;
+    return "unknown warning";
+}

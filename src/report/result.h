@@ -1,0 +1,88 @@
+/* The result model every report is written from: run metadata plus one row per rung. It depends on nothing
+ * but the C library, so report writers stay independent of OpenCL. */
+#ifndef CG_RESULT_H
+#define CG_RESULT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CG_SCHEMA_VERSION 1
+
+typedef enum cg_rung_status {
+    CG_RUNG_OK,           /* ran and matched the reference */
+    CG_RUNG_WRONG,        /* "wrong_result": ran, did not match (FAILED row, exit 3) */
+    CG_RUNG_UNSUPPORTED,  /* the device lacks what the rung needs: not run, not a failure */
+    CG_RUNG_BUILD_FAILED, /* the compiler rejected the kernel (exit 4) */
+    CG_RUNG_CL_ERROR,     /* an OpenCL call failed while running it (exit 4) */
+} cg_rung_status;
+
+/* "ok", "wrong_result", "unsupported", "build_failed", "cl_error". */
+const char *cg_rung_status_name(cg_rung_status s);
+
+/* Warnings about a row, each with the fix the user can apply (hyperfine's warnings.rs). */
+typedef enum cg_warning {
+    CG_WARN_HIGH_CV = 1u << 0,   /* coefficient of variation above 5% */
+    CG_WARN_TOO_SHORT = 1u << 1, /* median under 20 us: launch overhead and timer resolution dominate */
+    CG_WARN_OUTLIERS = 1u << 2,  /* statistical outliers among the runs */
+} cg_warning;
+#define CG_WARN_COUNT 3
+/* Short name ("high_cv") and the one-line message with its fix for one warning bit. */
+const char *cg_warning_name(unsigned bit);
+const char *cg_warning_fix(unsigned bit);
+
+typedef struct cg_result {
+    char workload[32], rung[32];
+    char why[160];
+    char size_desc[64];
+    cg_rung_status status;
+    char reason[256]; /* why it is not ok: the check's detail, the missing feature, the failing call */
+    /* timing, seconds, over the timed runs (warm-up dropped) */
+    size_t runs;
+    double t_min, t_median, t_mean, t_stddev, t_cv, t_max;
+    size_t outliers;
+    /* work model and rates from the median time */
+    double bytes, flops, items;
+    char item_unit[8];
+    char bytes_note[96];
+    char ceiling[8];      /* "copy" or "read": which bandwidth ceiling the roofline uses */
+    double gbps, gflops, items_per_s;
+    double roofline_pct;  /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
+    double speedup;       /* first rung's median / this rung's median (0 when either did not run) */
+    /* check */
+    bool check_ok;
+    double max_abs_err, max_rel_err, tolerance;
+    long long first_mismatch; /* -1 when none */
+    size_t mismatches;
+    /* build */
+    double build_ms;
+    bool cache_hit;
+    unsigned warnings;  /* cg_warning bits */
+} cg_result;
+
+typedef struct cg_report_device {
+    char platform[128], platform_version[128], name[256], vendor[128], version[128], driver[128], type[16];
+    unsigned compute_units, clock_mhz;
+    unsigned long long global_mem, local_mem, max_alloc;
+} cg_report_device;
+
+typedef struct cg_report {
+    char tool_version[32], git_commit[48], time_utc[32];
+    char command_line[1024];
+    cg_report_device device;
+    uint64_t seed;
+    int runs, warmup;
+    char size_arg[64]; /* --size as given, "" for the defaults */
+    bool no_cache;
+    /* roofline ceilings */
+    double copy_gbps, read_gbps, mad_gflops;
+    char roofline_source[16]; /* "measured" or "cache" */
+    cg_result *rows;
+    size_t n, cap;
+} cg_report;
+
+void cg_report_init(cg_report *r);
+void cg_report_fini(cg_report *r);
+/* Appends a zeroed row and returns it (NULL when out of memory). */
+cg_result *cg_report_add(cg_report *r);
+
+#endif

@@ -1,0 +1,296 @@
+/* The terminal report: an aligned table driven by one array of column descriptors (header, cell formatter,
+ * alignment), widths measured from the content; under it the reason of every row that is not ok, the
+ * warnings with the fix the user can apply, and a footer naming the device, the roofline ceilings and what
+ * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. */
+#include "report/report.h"
+
+#include <math.h>
+#include <string.h>
+
+#define CELL 200 /* fits the longest cell: why (160) or workload:rung (65) */
+#define GAP  "  "
+
+typedef void (*cell_fn)(const cg_result *row, char *buf, size_t n);
+typedef struct column {
+    const char *header;
+    cell_fn cell;
+    bool right; /* right-aligned (numbers) */
+} column;
+
+static bool did_run(const cg_result *row)
+{
+    return (row->status == CG_RUNG_OK || row->status == CG_RUNG_WRONG) && row->runs > 0;
+}
+
+/* v > 0 with three significant digits and no exponent: "1.23", "12.3", "123", "1234". */
+static void fmt3(char *buf, size_t n, double v)
+{
+    if (v >= 99.95)
+        snprintf(buf, n, "%.0f", v);
+    else if (v >= 9.995)
+        snprintf(buf, n, "%.1f", v);
+    else if (v >= 0.9995)
+        snprintf(buf, n, "%.2f", v);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
+/* Seconds in the unit that puts the value in [1, 1000): "512 ns", "1.23 ms". */
+static void fmt_time(char *buf, size_t n, double s)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    double v = s * 1e9;
+    size_t u = 0;
+    while (v >= 999.5 && u < 3) {
+        v /= 1000;
+        u++;
+    }
+    fmt3(buf, n, v);
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, " %s", units[u]);
+}
+
+/* A rate with an SI prefix before its unit: "12.3 Gpx/s". */
+static void fmt_si(char *buf, size_t n, double v, const char *unit)
+{
+    static const char prefixes[] = " kMGTPE";
+    size_t p = 0;
+    while (v >= 999.5 && p < sizeof prefixes - 2) {
+        v /= 1000;
+        p++;
+    }
+    fmt3(buf, n, v);
+    size_t len = strlen(buf);
+    if (p == 0)
+        snprintf(buf + len, n - len, " %s/s", unit);
+    else
+        snprintf(buf + len, n - len, " %c%s/s", prefixes[p], unit);
+}
+
+/* A positive rate of a row that ran, or "-". */
+static bool rate_ok(const cg_result *row, double v, char *buf, size_t n)
+{
+    if (did_run(row) && isfinite(v) && v > 0) return true;
+    snprintf(buf, n, "-");
+    return false;
+}
+
+static void cell_name(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s:%s", row->workload, row->rung);
+}
+
+static void cell_status(const cg_result *row, char *buf, size_t n)
+{
+    static const char *const labels[] = {
+        [CG_RUNG_OK] = "OK",
+        [CG_RUNG_WRONG] = "FAILED",
+        [CG_RUNG_UNSUPPORTED] = "unsupported",
+        [CG_RUNG_BUILD_FAILED] = "BUILD-FAILED",
+        [CG_RUNG_CL_ERROR] = "CL-ERROR",
+    };
+    unsigned s = (unsigned)row->status;
+    snprintf(buf, n, "%s", s < sizeof labels / sizeof labels[0] ? labels[s] : "?");
+}
+
+static void cell_median(const cg_result *row, char *buf, size_t n)
+{
+    if (rate_ok(row, row->t_median, buf, n)) fmt_time(buf, n, row->t_median);
+}
+
+static void cell_cv(const cg_result *row, char *buf, size_t n)
+{
+    if (!did_run(row) || !isfinite(row->t_cv))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "+-%.1f", 100 * row->t_cv);
+}
+
+static void cell_gbps(const cg_result *row, char *buf, size_t n)
+{
+    if (rate_ok(row, row->gbps, buf, n)) fmt3(buf, n, row->gbps);
+}
+
+static void cell_gflops(const cg_result *row, char *buf, size_t n)
+{
+    if (rate_ok(row, row->gflops, buf, n)) fmt3(buf, n, row->gflops);
+}
+
+static void cell_items(const cg_result *row, char *buf, size_t n)
+{
+    if (rate_ok(row, row->items_per_s, buf, n))
+        fmt_si(buf, n, row->items_per_s, row->item_unit[0] ? row->item_unit : "item");
+}
+
+static void cell_roofline(const cg_result *row, char *buf, size_t n)
+{
+    if (rate_ok(row, row->roofline_pct, buf, n)) snprintf(buf, n, "%.1f", row->roofline_pct);
+}
+
+static void cell_speedup(const cg_result *row, char *buf, size_t n)
+{
+    if (!rate_ok(row, row->speedup, buf, n)) return;
+    buf[0] = 'x';
+    fmt3(buf + 1, n - 1, row->speedup);
+}
+
+static void cell_why(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", row->why);
+}
+
+/* clang-format off */
+static const column columns[] = {
+    /* header         cell            right-aligned */
+    {"workload:rung", cell_name,      false},
+    {"status",        cell_status,    false},
+    {"median",        cell_median,    true},
+    {"+-CV %",        cell_cv,        true},
+    {"GB/s",          cell_gbps,      true},
+    {"GFLOP/s",       cell_gflops,    true},
+    {"items/s",       cell_items,     true},
+    {"roofline %",    cell_roofline,  true},
+    {"speedup",       cell_speedup,   true},
+    {"why",           cell_why,       false},
+};
+/* clang-format on */
+#define NCOL (sizeof columns / sizeof columns[0])
+
+/* Prints one line of the table: the header when row is NULL. The last column is not padded. */
+static void print_line(FILE *f, const cg_result *row, const int *width)
+{
+    char buf[CELL];
+    for (size_t c = 0; c < NCOL; c++) {
+        if (row)
+            columns[c].cell(row, buf, sizeof buf);
+        else
+            snprintf(buf, sizeof buf, "%s", columns[c].header);
+        const char *sep = c ? GAP : "";
+        if (c == NCOL - 1)
+            fprintf(f, "%s%s\n", buf[0] ? sep : "", buf); /* no trailing blanks */
+        else
+            fprintf(f, columns[c].right ? "%s%*s" : "%s%-*s", sep, width[c], buf);
+    }
+}
+
+static void print_table(FILE *f, const cg_report *r)
+{
+    int width[NCOL];
+    char buf[CELL];
+    for (size_t c = 0; c < NCOL; c++) {
+        width[c] = (int)strlen(columns[c].header);
+        for (size_t i = 0; i < r->n; i++) {
+            columns[c].cell(&r->rows[i], buf, sizeof buf);
+            if ((int)strlen(buf) > width[c]) width[c] = (int)strlen(buf);
+        }
+    }
+    print_line(f, NULL, width);
+    for (size_t i = 0; i < r->n; i++)
+        print_line(f, &r->rows[i], width);
+}
+
+static void print_reasons(FILE *f, const cg_report *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const cg_result *row = &r->rows[i];
+        if (row->status == CG_RUNG_OK) continue;
+        fprintf(f, "%s:%s %s%s%s\n", row->workload, row->rung, cg_rung_status_name(row->status),
+                row->reason[0] ? ": " : "", row->reason);
+    }
+}
+
+/* The row's numbers behind a warning: "CV 12.3%". */
+static void warning_detail(const cg_result *row, unsigned bit, char *buf, size_t n)
+{
+    char t[32];
+    buf[0] = '\0';
+    if (bit == CG_WARN_HIGH_CV) {
+        snprintf(buf, n, "CV %.1f%%", 100 * row->t_cv);
+    } else if (bit == CG_WARN_TOO_SHORT && row->t_median > 0) {
+        fmt_time(t, sizeof t, row->t_median);
+        snprintf(buf, n, "median %s", t);
+    } else if (bit == CG_WARN_OUTLIERS) {
+        snprintf(buf, n, "%zu of %zu runs", row->outliers, row->runs);
+    }
+}
+
+/* "Warning: w:r: <what> (<numbers>): <fix>": the numbers go before the first ':' of the generic text. */
+static void print_warning(FILE *f, const cg_result *row, unsigned bit)
+{
+    const char *fix = cg_warning_fix(bit);
+    const char *colon = strchr(fix, ':');
+    char detail[64];
+    warning_detail(row, bit, detail, sizeof detail);
+    fprintf(f, "Warning: %s:%s: ", row->workload, row->rung);
+    if (colon && detail[0])
+        fprintf(f, "%.*s (%s)%s\n", (int)(colon - fix), fix, detail, colon);
+    else
+        fprintf(f, "%s\n", fix);
+}
+
+static void print_warnings(FILE *f, const cg_report *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        for (unsigned b = 0; b < CG_WARN_COUNT; b++)
+            if (r->rows[i].warnings & (1u << b)) print_warning(f, &r->rows[i], 1u << b);
+}
+
+static void fmt_ceiling(char *buf, size_t n, double v, const char *unit)
+{
+    if (isfinite(v) && v > 0) {
+        fmt3(buf, n, v);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, " %s", unit);
+    } else {
+        snprintf(buf, n, "-");
+    }
+}
+
+/* The device, the ceilings and, once per workload, which bytes its bandwidth counts. */
+static void print_footer(FILE *f, const cg_report *r)
+{
+    const cg_report_device *d = &r->device;
+    char copy[32], rd[32], mad[32];
+    fmt_ceiling(copy, sizeof copy, r->copy_gbps, "GB/s");
+    fmt_ceiling(rd, sizeof rd, r->read_gbps, "GB/s");
+    fmt_ceiling(mad, sizeof mad, r->mad_gflops, "GFLOP/s");
+    fprintf(f, "Device: %s (%s, driver %s)\n", d->name[0] ? d->name : "?", d->platform[0] ? d->platform : "?",
+            d->driver[0] ? d->driver : "?");
+    fprintf(f, "Roofline (%s): copy %s, read %s, MAD %s\n", r->roofline_source[0] ? r->roofline_source : "?",
+            copy, rd, mad);
+    bool notes = false;
+    for (size_t i = 0; i < r->n; i++)
+        notes = notes || r->rows[i].bytes_note[0];
+    if (notes) fprintf(f, "GB/s = bytes / median time, where bytes counts:\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const cg_result *row = &r->rows[i];
+        bool seen = !row->bytes_note[0];
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(r->rows[j].workload, row->workload) &&
+                   !strcmp(r->rows[j].bytes_note, row->bytes_note);
+        if (!seen) fprintf(f, "  %s: %s\n", row->workload, row->bytes_note);
+    }
+}
+
+void cg_report_text(const cg_report *r, FILE *f)
+{
+    if (r->n == 0)
+        fprintf(f, "No results.\n");
+    else
+        print_table(f, r);
+    bool failed = false, warned = false;
+    for (size_t i = 0; i < r->n; i++) {
+        failed = failed || r->rows[i].status != CG_RUNG_OK;
+        warned = warned || r->rows[i].warnings;
+    }
+    if (failed) {
+        fputc('\n', f);
+        print_reasons(f, r);
+    }
+    if (warned) {
+        fputc('\n', f);
+        print_warnings(f, r);
+    }
+    fputc('\n', f);
+    print_footer(f, r);
+}

@@ -1,0 +1,459 @@
+/* The filter3x3 workload: a 3x3 Gaussian [1 2 1; 2 4 2; 1 2 1] / 16 with clamp-to-edge borders on an 8-bit
+ * picture (u8 in, u8 out, rounded as (sum + 8) >> 4) and on the same picture as floats (pixel / 255, float
+ * out). It owns the inputs (a PNG given with --input, else seeded random bytes), the device buffers and
+ * images (created once), the exact CPU references, and the rung table: the seed study of buffers against
+ * images, of local-memory tiles and of several pixels per work-item. A rung's parameters say which input it
+ * reads, how many pixels a work-item writes and the work-group (= local tile) shape; nothing here looks at
+ * rung names. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/pngio.h"
+#include "core/rng.h"
+#include "core/workload.h"
+
+/* The input a rung's kernel reads (p[P_INPUT]); the float inputs are the u8 picture / 255. */
+enum { IN_U8_BUF, IN_U8_IMG, IN_F32_BUF, IN_F32_IMG };
+/* The meaning of cg_rung.p[] in this ladder. */
+enum {
+    P_INPUT, /* IN_*: what the kernel reads; the output is a buffer of the same element type */
+    P_PX,    /* output pixels per work-item along x (1, or 4/8/16 for the vec kernels) */
+    P_WGX,   /* work-group width = local tile width (-DTX) */
+    P_WGY,   /* work-group height = local tile height (-DTY) */
+};
+
+#define TILE_BYTES(tx, ty, elem) ((size_t)((tx) + 2) * ((ty) + 2) * (elem))
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_INPUT, P_PX, P_WGX, P_WGY} */
+    {"u8-buf-div", "naive: one work-item per pixel, every tap clamped with min/max, signed sum / 16",
+     "f3_u8_buf_div", NULL, 0, 0, {IN_U8_BUF, 1, 32, 8}},
+    {"u8-buf-shift", "(sum + 8) >> 4 instead of / 16: no sign fix-up the compiler must add for signed /",
+     "f3_u8_buf_shift", NULL, 0, 0, {IN_U8_BUF, 1, 32, 8}},
+    {"u8-img", "R8 image + clamp-to-edge sampler: the texture unit handles borders, no min/max",
+     "f3_u8_img", NULL, CG_FEAT_IMAGES, 0, {IN_U8_IMG, 1, 32, 8}},
+    {"u8-local", "32x8 tile + halo in local memory: each input byte read from global once per group",
+     "f3_u8_local", NULL, 0, TILE_BYTES(32, 8, 1), {IN_U8_BUF, 1, 32, 8}},
+    {"u8-vec", "16 px per work-item: uchar16 loads/stores, column sums shared, no clamps inside",
+     "f3_u8_vec", NULL, 0, 0, {IN_U8_BUF, 16, 32, 8}},
+    {"f32-buf", "float picture, one work-item per pixel, clamped taps, sum / 16.0f",
+     "f3_f32_buf", NULL, 0, 0, {IN_F32_BUF, 1, 32, 8}},
+    {"f32-buf-native", "sum * 0.0625f instead of / 16.0f: a multiply, never a division",
+     "f3_f32_buf_native", NULL, 0, 0, {IN_F32_BUF, 1, 32, 8}},
+    {"f32-img", "R float image + clamp-to-edge sampler: borders in the texture unit, reads cached",
+     "f3_f32_img", NULL, CG_FEAT_IMAGES, 0, {IN_F32_IMG, 1, 32, 8}},
+    {"f32-local", "32x8 tile + halo in local memory: each input float read from global once per group",
+     "f3_f32_local", NULL, 0, TILE_BYTES(32, 8, 4), {IN_F32_BUF, 1, 32, 8}},
+    {"f32-vec", "4 px per work-item: float4 loads/stores, column sums shared, no clamps inside",
+     "f3_f32_vec", NULL, 0, 0, {IN_F32_BUF, 4, 32, 8}},
+};
+/* clang-format on */
+
+typedef struct f3_state {
+    size_t w, h, n;
+    uint8_t *in8, *ref8, *got8, *saved; /* saved: the last verified output as grey, for --output */
+    float *inf, *reff, *gotf;
+    bool have_saved;
+    unsigned poisons; /* alternates the u8 poison byte so that an unwritten pixel fails one of two runs */
+    cl_mem in8_buf, out8_buf, inf_buf, outf_buf;
+    cl_mem in8_img, inf_img; /* NULL when images are masked or the format is unsupported */
+} f3_state;
+
+typedef struct f3_rung_state {
+    cl_kernel k;
+    bool is_float;
+    cl_mem out;
+    size_t global[2], local[2];
+} f3_rung_state;
+
+static bool rung_is_float(const cg_rung *r)
+{
+    return r->p[P_INPUT] == IN_F32_BUF || r->p[P_INPUT] == IN_F32_IMG;
+}
+
+/* ---- CPU references --------------------------------------------------------------------------------- */
+
+/* The unnormalised weighted sum around (x, y), clamped to the picture: the definition every kernel meets. */
+#define REF_SUM(T, p, x, y, w, h)                                                                            \
+    do {                                                                                                     \
+        size_t xl_ = (x) ? (x)-1 : 0, xr_ = (x) + 1 < (w) ? (x) + 1 : (x);                                   \
+        const T *t_ = (p) + ((y) ? (y)-1 : 0) * (w), *m_ = (p) + (y) * (w);                                  \
+        const T *b_ = (p) + ((y) + 1 < (h) ? (y) + 1 : (y)) * (w);                                           \
+        sum = t_[xl_] + 2 * t_[x] + t_[xr_] + 2 * m_[xl_] + 4 * m_[x] + 2 * m_[xr_] + b_[xl_] + 2 * b_[x] +  \
+              b_[xr_];                                                                                       \
+    } while (0)
+
+static void reference_u8(const uint8_t *in, uint8_t *out, size_t w, size_t h)
+{
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            unsigned sum;
+            REF_SUM(uint8_t, in, x, y, w, h);
+            out[y * w + x] = (uint8_t)((sum + 8) >> 4);
+        }
+}
+
+static void reference_f32(const float *in, float *out, size_t w, size_t h)
+{
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            double sum;
+            REF_SUM(float, in, x, y, w, h);
+            out[y * w + x] = (float)(sum / 16.0);
+        }
+}
+
+/* ---- setup ------------------------------------------------------------------------------------------ */
+
+/* Checks w x h against the index range of the kernels, the largest buffer and (when images are used) the
+ * largest 2D image; one CG_E_USAGE line naming the limit and the fix. */
+static cg_status check_size(cg_ctx *ctx, size_t w, size_t h)
+{
+    cg_status st = CG_OK;
+    char need[32], have[32];
+    CG_FAIL_IF(w > INT_MAX / h, CG_E_USAGE,
+               "filter3x3: %zux%zu is %zu pixels, above the 2^31-1 the kernels index: use a smaller --size",
+               w, h, w * h);
+    cg_format_bytes((double)w * h * sizeof(float), need, sizeof need);
+    cg_format_bytes((double)ctx->dev->max_alloc, have, sizeof have);
+    CG_FAIL_IF(
+        w * h * sizeof(float) > ctx->dev->max_alloc, CG_E_USAGE,
+        "filter3x3: %zux%zu floats need a %s buffer, above this device's largest allocation (%s): use a "
+        "smaller --size",
+        w, h, need, have);
+    if (ctx->features & CG_FEAT_IMAGES) {
+        size_t mw = 0, mh = 0;
+        CG_TRY(clGetDeviceInfo(ctx->dev->id, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof mw, &mw, NULL));
+        CG_TRY(clGetDeviceInfo(ctx->dev->id, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof mh, &mh, NULL));
+        CG_FAIL_IF(
+            w > mw || h > mh, CG_E_USAGE,
+            "filter3x3: %zux%zu is larger than this device's largest 2D image (%zux%zu): use a smaller "
+            "--size, or --mask-features images to skip the image rungs",
+            w, h, mw, mh);
+    }
+out:
+    return st;
+}
+
+/* The picture size from --size (default per device type), or the PNG's size with --input. */
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, f3_state *s)
+{
+    if (o->input) {
+        if (o->size.dims) {
+            CG_ERROR("filter3x3: --input %s and --size both given: the picture sets the size; drop --size",
+                     o->input);
+            return CG_E_USAGE;
+        }
+        return cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
+    }
+    if (o->size.dims == 0)
+        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? 4096 : 2048;
+    else if (o->size.dims == 1)
+        s->w = s->h = (size_t)o->size.n;
+    else {
+        s->w = (size_t)o->size.w;
+        s->h = (size_t)o->size.h;
+    }
+    if (s->w == 0 || s->h == 0 || s->w > INT_MAX || s->h > INT_MAX) {
+        CG_ERROR("filter3x3: --size must be 1 to 2^31-1 pixels each way, e.g. 4096x4096");
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
+/* Host inputs, outputs and references. */
+static cg_status make_host_data(const cg_run_opts *o, f3_state *s)
+{
+    size_t n = s->n;
+    bool have_input = s->in8 != NULL;
+    if (!have_input) s->in8 = malloc(n);
+    s->ref8 = malloc(n);
+    s->got8 = malloc(n);
+    s->saved = malloc(n);
+    s->inf = malloc(n * sizeof(float));
+    s->reff = malloc(n * sizeof(float));
+    s->gotf = malloc(n * sizeof(float));
+    if (!s->in8 || !s->ref8 || !s->got8 || !s->saved || !s->inf || !s->reff || !s->gotf) {
+        CG_ERROR("filter3x3: out of host memory for a %zux%zu picture: use a smaller --size", s->w, s->h);
+        return CG_E_RUNTIME;
+    }
+    if (!have_input) {
+        cg_rng rng;
+        cg_rng_init(&rng, o->seed);
+        cg_rng_fill_bytes(&rng, s->in8, n);
+    }
+    for (size_t i = 0; i < n; i++)
+        s->inf[i] = s->in8[i] / 255.0f;
+    reference_u8(s->in8, s->ref8, s->w, s->h);
+    reference_f32(s->inf, s->reff, s->w, s->h);
+    return CG_OK;
+}
+
+static bool image_format_ok(cg_ctx *ctx, cl_image_format f)
+{
+    cl_uint n = 0;
+    cl_image_format list[256];
+    if (clGetSupportedImageFormats(ctx->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 256, list, &n) !=
+        CL_SUCCESS)
+        return false;
+    for (cl_uint i = 0; i < n && i < 256; i++)
+        if (list[i].image_channel_order == f.image_channel_order &&
+            list[i].image_channel_data_type == f.image_channel_data_type)
+            return true;
+    return false;
+}
+
+/* A read-only 2D image of w x h single-channel pixels from host data, or NULL (with a warning) when the
+ * device lacks the format: the rungs reading it then fail with that reason. */
+static cg_status make_image(cg_ctx *ctx, const f3_state *s, cl_channel_type type, const void *data,
+                            cl_mem *img)
+{
+    cg_status st = CG_OK;
+    cl_image_format f = {CL_R, type};
+    cl_image_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = s->w;
+    d.image_height = s->h;
+    if (!image_format_ok(ctx, f)) {
+        CG_WARN("filter3x3: the device has no CL_R %s images: the rungs reading them will fail",
+                type == CL_FLOAT ? "CL_FLOAT" : "CL_UNSIGNED_INT8");
+        return CG_OK;
+    }
+    CG_TRY_OBJ(*img, clCreateImage(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d,
+                                   (void *)data, CG_ERRP));
+out:
+    return st;
+}
+
+static cg_status make_device_data(cg_ctx *ctx, f3_state *s)
+{
+    cg_status st = CG_OK;
+    cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    size_t n = s->n, nf = s->n * sizeof(float);
+    CG_TRY_OBJ(s->in8_buf, clCreateBuffer(ctx->context, in, n, s->in8, CG_ERRP));
+    CG_TRY_OBJ(s->inf_buf, clCreateBuffer(ctx->context, in, nf, s->inf, CG_ERRP));
+    CG_TRY_OBJ(s->out8_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, n, NULL, CG_ERRP));
+    CG_TRY_OBJ(s->outf_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, nf, NULL, CG_ERRP));
+    if (ctx->features & CG_FEAT_IMAGES) {
+        st = make_image(ctx, s, CL_UNSIGNED_INT8, s->in8, &s->in8_img);
+        if (st == CG_OK) st = make_image(ctx, s, CL_FLOAT, s->inf, &s->inf_img);
+    }
+out:
+    return st;
+}
+
+static void f3_teardown(void *state)
+{
+    f3_state *s = state;
+    if (!s) return;
+    cl_mem mems[] = {s->in8_buf, s->out8_buf, s->inf_buf, s->outf_buf, s->in8_img, s->inf_img};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (mems[i]) clReleaseMemObject(mems[i]);
+    free(s->in8);
+    free(s->ref8);
+    free(s->got8);
+    free(s->saved);
+    free(s->inf);
+    free(s->reff);
+    free(s->gotf);
+    free(s);
+}
+
+static cg_status f3_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    f3_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        CG_ERROR("filter3x3: out of host memory");
+        return CG_E_RUNTIME;
+    }
+    cg_status st = pick_size(ctx, o, s);
+    if (st == CG_OK) st = check_size(ctx, s->w, s->h);
+    if (st == CG_OK) {
+        s->n = s->w * s->h;
+        st = make_host_data(o, s);
+    }
+    if (st == CG_OK) st = make_device_data(ctx, s);
+    if (st != CG_OK) {
+        f3_teardown(s);
+        return st;
+    }
+    snprintf(size_desc, len, "%zux%zu px", s->w, s->h);
+    *state = s;
+    return CG_OK;
+}
+
+/* ---- rungs ------------------------------------------------------------------------------------------ */
+
+/* Bytes: each input pixel read once and each output pixel written once (1+1 B for u8, 4+4 B for float).
+ * FLOPs: 17 per pixel, the 9 multiplies and 8 adds of the direct 3x3 weighted sum (the normalising shift or
+ * multiply is not counted; integer rungs do the same operations on integers). */
+static void f3_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const f3_state *s = state;
+    bool f = rung_is_float(r);
+    double px = (double)s->n;
+    m->bytes = px * (f ? 8.0 : 2.0);
+    m->flops = px * 17.0;
+    m->items = px;
+    m->item_unit = "px";
+    m->bytes_note = f ? "R+W: 4 B/px read + 4 B/px written" : "R+W: 1 B/px read + 1 B/px written";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+/* -DTX/-DTY: work-group and tile shape; -DPX: pixels per work-item; -DROW_ALIGNED=1 when every row starts on
+ * a PX-element boundary, so the vec kernels may use aligned vector loads. */
+static void f3_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const f3_state *s = state;
+    int px = r->p[P_PX];
+    int n = snprintf(buf, len, "-DTX=%d -DTY=%d -DPX=%d", r->p[P_WGX], r->p[P_WGY], px);
+    if (px > 1 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " -DROW_ALIGNED=%d", s->w % (size_t)px == 0);
+}
+
+static size_t round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+static cg_status f3_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rsp)
+{
+    (void)ctx;
+    f3_state *s = state;
+    cg_status st = CG_OK;
+    cl_mem ins[] = {s->in8_buf, s->in8_img, s->inf_buf, s->inf_img};
+    cl_mem in = ins[r->p[P_INPUT]];
+    cl_int w = (cl_int)s->w, h = (cl_int)s->h;
+    f3_rung_state *rs = calloc(1, sizeof *rs);
+    CG_FAIL_IF(!rs, CG_E_RUNTIME, "filter3x3: out of host memory");
+    CG_FAIL_IF(!in, CG_E_RUNTIME, "filter3x3: rung %s needs a single-channel image this device cannot make",
+               r->name);
+    rs->is_float = rung_is_float(r);
+    rs->out = rs->is_float ? s->outf_buf : s->out8_buf;
+    rs->local[0] = (size_t)r->p[P_WGX];
+    rs->local[1] = (size_t)r->p[P_WGY];
+    rs->global[0] = round_up((s->w + (size_t)r->p[P_PX] - 1) / (size_t)r->p[P_PX], rs->local[0]);
+    rs->global[1] = round_up(s->h, rs->local[1]);
+    CG_TRY_OBJ(rs->k, clCreateKernel(prog, r->kernel, CG_ERRP));
+    CG_TRY(clSetKernelArg(rs->k, 0, sizeof in, &in));
+    CG_TRY(clSetKernelArg(rs->k, 1, sizeof rs->out, &rs->out));
+    CG_TRY(clSetKernelArg(rs->k, 2, sizeof w, &w));
+    CG_TRY(clSetKernelArg(rs->k, 3, sizeof h, &h));
+    *rsp = rs;
+    rs = NULL;
+out:
+    if (rs && rs->k) clReleaseKernel(rs->k);
+    free(rs);
+    return st;
+}
+
+/* u8 outputs get 0xA5 and 0x5A in turn (an unwritten pixel equals the reference in at most one of two runs);
+ * float outputs get a quiet NaN, which never passes the check. */
+static cg_status f3_poison(cg_ctx *ctx, void *state, void *rsp)
+{
+    f3_state *s = state;
+    f3_rung_state *rs = rsp;
+    cg_status st = CG_OK;
+    if (rs->is_float) {
+        cl_uint nan_bits = 0x7fc00000u;
+        CG_TRY(clEnqueueFillBuffer(ctx->queue, rs->out, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float),
+                                   0, NULL, NULL));
+    } else {
+        cl_uchar byte = (s->poisons++ & 1) ? 0x5A : 0xA5;
+        CG_TRY(clEnqueueFillBuffer(ctx->queue, rs->out, &byte, 1, 0, s->n, 0, NULL, NULL));
+    }
+    CG_TRY(clFinish(ctx->queue));
+out:
+    return st;
+}
+
+static cg_status f3_enqueue(cg_ctx *ctx, void *state, void *rsp, cg_events *ev)
+{
+    (void)state;
+    f3_rung_state *rs = rsp;
+    cg_status st = CG_OK;
+    cl_event *e = cg_events_next(ev);
+    CG_FAIL_IF(!e, CG_E_RUNTIME, "filter3x3: out of host memory for an event");
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, rs->k, 2, NULL, rs->global, rs->local, 0, NULL, e));
+out:
+    return st;
+}
+
+static uint8_t to_grey(float v)
+{
+    return (uint8_t)lrintf((v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v) * 255.0f);
+}
+
+static cg_status f3_verify(cg_ctx *ctx, void *state, void *rsp, cg_check *c)
+{
+    f3_state *s = state;
+    f3_rung_state *rs = rsp;
+    cg_status st = CG_OK;
+    if (rs->is_float) {
+        CG_TRY(clEnqueueReadBuffer(ctx->queue, rs->out, CL_TRUE, 0, s->n * sizeof(float), s->gotf, 0, NULL,
+                                   NULL));
+        cg_check_float(c, s->gotf, s->reff, s->n, 1e-5, 0.0);
+    } else {
+        CG_TRY(clEnqueueReadBuffer(ctx->queue, rs->out, CL_TRUE, 0, s->n, s->got8, 0, NULL, NULL));
+        cg_check_u8(c, s->got8, s->ref8, s->n);
+    }
+    if (!c->ok) {
+        cg_check_locate_2d(c, s->w);
+        goto out;
+    }
+    if (rs->is_float)
+        for (size_t i = 0; i < s->n; i++)
+            s->saved[i] = to_grey(s->gotf[i]);
+    else
+        memcpy(s->saved, s->got8, s->n);
+    s->have_saved = true;
+out:
+    return st;
+}
+
+static void f3_release(void *rsp)
+{
+    f3_rung_state *rs = rsp;
+    if (!rs) return;
+    if (rs->k) clReleaseKernel(rs->k);
+    free(rs);
+}
+
+static cg_status f3_save_output(cg_ctx *ctx, void *state, const char *path)
+{
+    (void)ctx;
+    const f3_state *s = state;
+    if (!s->have_saved) {
+        CG_ERROR("cannot write %s: no filter3x3 rung produced a verified output", path);
+        return CG_E_IO;
+    }
+    return cg_png_write_grey(path, s->saved, s->w, s->h);
+}
+
+const cg_workload cg_workload_filter3x3 = {
+    .name = "filter3x3",
+    .summary = "3x3 Gaussian blur, clamp-to-edge: u8 and float, buffers vs images, local tiles, vectors",
+    .size_help = "picture WxH (4096x4096) or N for NxN; default 4096x4096 on GPUs, 2048x2048 elsewhere",
+    .cl_file = "filter3x3.cl",
+    .takes_images_io = true,
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = f3_setup,
+    .teardown = f3_teardown,
+    .model = f3_model,
+    .options = f3_options,
+    .prepare = f3_prepare,
+    .poison = f3_poison,
+    .enqueue = f3_enqueue,
+    .verify = f3_verify,
+    .release = f3_release,
+    .save_output = f3_save_output,
+};

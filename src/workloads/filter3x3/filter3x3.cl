@@ -1,0 +1,212 @@
+/* filter3x3: the 3x3 Gaussian [1 2 1; 2 4 2; 1 2 1] / 16 with clamp-to-edge borders, one kernel per rung.
+ * u8 kernels round as (sum + 8) >> 4, which is exact against the CPU reference; float kernels give sum / 16.
+ * Every kernel takes (input, output, width, height); the host launches TX x TY work-groups over a global range
+ * rounded up to them, so every kernel checks its bounds. Build options: TX, TY (work-group and local tile
+ * shape) and PX (output pixels per work-item of the vec kernels: 4, 8 or 16; the vec kernels exist only
+ * then). Pixel indices are int: the host refuses pictures of 2^31 pixels or more. */
+
+#ifndef TX
+#define TX 32
+#endif
+#ifndef TY
+#define TY 8
+#endif
+#ifndef PX
+#define PX 1
+#endif
+
+/* ---- per pixel, from buffers: every tap clamped with min/max ---------------------------------------- */
+
+/* The unnormalised weighted sum around (x, y) of a uchar picture. */
+int sum_u8(__global const uchar *in, int x, int y, int w, int h)
+{
+    int xl = max(x - 1, 0), xr = min(x + 1, w - 1);
+    __global const uchar *t = in + max(y - 1, 0) * w;
+    __global const uchar *m = in + y * w;
+    __global const uchar *b = in + min(y + 1, h - 1) * w;
+    return t[xl] + 2 * t[x] + t[xr] + 2 * m[xl] + 4 * m[x] + 2 * m[xr] + b[xl] + 2 * b[x] + b[xr];
+}
+
+float sum_f32(__global const float *in, int x, int y, int w, int h)
+{
+    int xl = max(x - 1, 0), xr = min(x + 1, w - 1);
+    __global const float *t = in + max(y - 1, 0) * w;
+    __global const float *m = in + y * w;
+    __global const float *b = in + min(y + 1, h - 1) * w;
+    return t[xl] + 2.0f * t[x] + t[xr] + 2.0f * m[xl] + 4.0f * m[x] + 2.0f * m[xr] + b[xl] + 2.0f * b[x] +
+           b[xr];
+}
+
+__kernel void f3_u8_buf_div(__global const uchar *in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) / 16);
+}
+
+__kernel void f3_u8_buf_shift(__global const uchar *in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);
+}
+
+__kernel void f3_f32_buf(__global const float *in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = sum_f32(in, x, y, w, h) / 16.0f;
+}
+
+__kernel void f3_f32_buf_native(__global const float *in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = sum_f32(in, x, y, w, h) * 0.0625f;
+}
+
+/* ---- per pixel, from images: the sampler clamps --------------------------------------------------- */
+
+#ifdef __IMAGE_SUPPORT__
+__constant sampler_t clamp_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+
+#define TAP_U(dx, dy) read_imageui(in, clamp_nearest, (int2)(x + (dx), y + (dy))).x
+#define TAP_F(dx, dy) read_imagef(in, clamp_nearest, (int2)(x + (dx), y + (dy))).x
+
+__kernel void f3_u8_img(__read_only image2d_t in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    uint s = TAP_U(-1, -1) + 2 * TAP_U(0, -1) + TAP_U(1, -1) + 2 * TAP_U(-1, 0) + 4 * TAP_U(0, 0) +
+             2 * TAP_U(1, 0) + TAP_U(-1, 1) + 2 * TAP_U(0, 1) + TAP_U(1, 1);
+    out[y * w + x] = (uchar)((s + 8) >> 4);
+}
+
+__kernel void f3_f32_img(__read_only image2d_t in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    float s = TAP_F(-1, -1) + 2.0f * TAP_F(0, -1) + TAP_F(1, -1) + 2.0f * TAP_F(-1, 0) + 4.0f * TAP_F(0, 0) +
+              2.0f * TAP_F(1, 0) + TAP_F(-1, 1) + 2.0f * TAP_F(0, 1) + TAP_F(1, 1);
+    out[y * w + x] = s * 0.0625f;
+}
+#endif
+
+/* ---- local-memory tile: a TX x TY output tile plus a 1-pixel halo, each input read once per group ---- */
+
+/* Fills tile[(TY+2)*(TX+2)] with the group's clamped input window; the whole group loops over it. */
+#define LOAD_TILE(tile, in, w, h)                                                                            \
+    do {                                                                                                     \
+        int bx_ = (int)get_group_id(0) * TX - 1, by_ = (int)get_group_id(1) * TY - 1;                        \
+        for (int i = (int)(get_local_id(1) * TX + get_local_id(0)); i < (TX + 2) * (TY + 2); i += TX * TY) { \
+            int ty_ = i / (TX + 2), tx_ = i - ty_ * (TX + 2);                                                \
+            (tile)[i] = (in)[clamp(by_ + ty_, 0, (h)-1) * (w) + clamp(bx_ + tx_, 0, (w)-1)];                 \
+        }                                                                                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                        \
+    } while (0)
+
+/* The weighted sum around local (lx+1, ly+1) of a tile with row length TX + 2. */
+#define TILE_SUM(t, lx, ly, two, four)                                                                       \
+    ((t)[(ly) * (TX + 2) + (lx)] + (two) * (t)[(ly) * (TX + 2) + (lx) + 1] + (t)[(ly) * (TX + 2) + (lx) + 2] +  \
+     (two) * (t)[((ly) + 1) * (TX + 2) + (lx)] + (four) * (t)[((ly) + 1) * (TX + 2) + (lx) + 1] +            \
+     (two) * (t)[((ly) + 1) * (TX + 2) + (lx) + 2] + (t)[((ly) + 2) * (TX + 2) + (lx)] +                     \
+     (two) * (t)[((ly) + 2) * (TX + 2) + (lx) + 1] + (t)[((ly) + 2) * (TX + 2) + (lx) + 2])
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
+f3_u8_local(__global const uchar *in, __global uchar *out, int w, int h)
+{
+    __local uchar tile[(TX + 2) * (TY + 2)];
+    LOAD_TILE(tile, in, w, h);
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = (uchar)((TILE_SUM(tile, lx, ly, 2, 4) + 8) >> 4);
+}
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
+f3_f32_local(__global const float *in, __global float *out, int w, int h)
+{
+    __local float tile[(TX + 2) * (TY + 2)];
+    LOAD_TILE(tile, in, w, h);
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
+        out[y * w + x] = TILE_SUM(tile, lx, ly, 2.0f, 4.0f) * 0.0625f;
+}
+
+/* ---- vec: PX consecutive outputs per work-item ---------------------------------------------------------
+ * Interior items load three PX-wide rows as vectors (aligned pointer casts when the host says every row
+ * starts on a PX-element boundary, -DROW_ALIGNED=1; vloadn otherwise) plus one scalar left and right of
+ * each, sum vertically first (PX + 2 columns), then horizontally by shifting the column sums one lane, and
+ * store PX outputs at once. Items touching a border or the ragged right end take the clamped per-pixel path. */
+#if PX == 4 || PX == 8 || PX == 16
+#ifndef ROW_ALIGNED
+#define ROW_ALIGNED 0
+#endif
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+typedef CAT(uchar, PX) ucharv;
+typedef CAT(ushort, PX) ushortv;
+typedef CAT(float, PX) floatv;
+#define VLOAD CAT(vload, PX)
+#define VSTORE CAT(vstore, PX)
+#define TO_USHORT CAT(convert_ushort, PX)
+#define TO_UCHAR CAT(convert_uchar, PX)
+/* (l, v0 .. v[PX-2]) and (v1 .. v[PX-1], r): v shifted one lane, with a new first or last lane. */
+#if PX == 4
+#define SHIFT_IN_L(T, l, v) ((T)((l), (v).s012))
+#define SHIFT_IN_R(T, v, r) ((T)((v).s123, (r)))
+#elif PX == 8
+#define SHIFT_IN_L(T, l, v) ((T)((l), (v).s0123, (v).s456))
+#define SHIFT_IN_R(T, v, r) ((T)((v).s123, (v).s4567, (r)))
+#else
+#define SHIFT_IN_L(T, l, v) ((T)((l), (v).s0123, (v).s4567, (v).s89ab, (v).scde))
+#define SHIFT_IN_R(T, v, r) ((T)((v).s123, (v).s4567, (v).s89ab, (v).scdef, (r)))
+#endif
+#if ROW_ALIGNED
+#define LOADV(T, p) (*(__global const T *)(p))
+#define STOREV(T, x, p) (*(__global T *)(p) = (x))
+#else
+#define LOADV(T, p) VLOAD(0, p)
+#define STOREV(T, x, p) VSTORE(x, 0, p)
+#endif
+
+__kernel void f3_u8_vec(__global const uchar *in, __global uchar *out, int w, int h)
+{
+    int x0 = get_global_id(0) * PX, y = get_global_id(1);
+    if (x0 >= w || y >= h)
+        return;
+    if (x0 == 0 || x0 + PX >= w || y == 0 || y == h - 1) {
+        for (int i = 0; i < PX && x0 + i < w; i++)
+            out[y * w + x0 + i] = (uchar)((sum_u8(in, x0 + i, y, w, h) + 8) >> 4);
+        return;
+    }
+    __global const uchar *m = in + y * w + x0;
+    ushortv v = TO_USHORT(LOADV(ucharv, m - w)) + (TO_USHORT(LOADV(ucharv, m)) << (ushort)1) +
+                TO_USHORT(LOADV(ucharv, m + w));
+    ushort vl = (ushort)(m[-w - 1] + 2 * m[-1] + m[w - 1]);
+    ushort vr = (ushort)(m[-w + PX] + 2 * m[PX] + m[w + PX]);
+    ushortv s = SHIFT_IN_L(ushortv, vl, v) + (v << (ushort)1) + SHIFT_IN_R(ushortv, v, vr);
+    STOREV(ucharv, TO_UCHAR((s + (ushort)8) >> (ushort)4), out + y * w + x0);
+}
+
+__kernel void f3_f32_vec(__global const float *in, __global float *out, int w, int h)
+{
+    int x0 = get_global_id(0) * PX, y = get_global_id(1);
+    if (x0 >= w || y >= h)
+        return;
+    if (x0 == 0 || x0 + PX >= w || y == 0 || y == h - 1) {
+        for (int i = 0; i < PX && x0 + i < w; i++)
+            out[y * w + x0 + i] = sum_f32(in, x0 + i, y, w, h) * 0.0625f;
+        return;
+    }
+    __global const float *m = in + y * w + x0;
+    floatv v = LOADV(floatv, m - w) + 2.0f * LOADV(floatv, m) + LOADV(floatv, m + w);
+    float vl = m[-w - 1] + 2.0f * m[-1] + m[w - 1];
+    float vr = m[-w + PX] + 2.0f * m[PX] + m[w + PX];
+    floatv s = SHIFT_IN_L(floatv, vl, v) + 2.0f * v + SHIFT_IN_R(floatv, v, vr);
+    STOREV(floatv, s * 0.0625f, out + y * w + x0);
+}
+#endif

@@ -1,0 +1,371 @@
+/* The reduction workload: the sum of N seeded random floats in [0, 1), as Harris's ladder of reductions
+ * ported to OpenCL 1.2. This file owns the inputs, the CPU reference (a compensated double sum, computed
+ * once), the device buffers (input, two ping-pong partial buffers sized for the worst rung, a one-float
+ * output), the rung table and the enqueue of each rung's launches. A rung's shape is data in p[]:
+ *   p[0] work-group size (clamped to the device, rounded down to a power of two);
+ *   p[1] loads per work-item per step (multi-pass: elements added while loading; grid: float4 accumulators);
+ *   p[2] 0: multi-pass, the host relaunches on the partials until one value is left; k > 0: a grid of
+ *        k x compute-units groups covers the input, then one group sums the partials. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "core/workload.h"
+
+enum { P_WG, P_LOADS, P_GRID };
+
+#define RED_DEFAULT_GPU   (1ull << 28)
+#define RED_DEFAULT_OTHER (1ull << 24)
+#define RED_MAX_N         (1ull << 31) /* kernels index with 32-bit unsigned ints */
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, build options, needs, local bytes, p[] */
+    {"naive", "interleaved tree, lid % (2s) test: divergent warps and slow modulo",
+     "reduce_naive", NULL, 0, 256 * 4, {256, 1, 0, 0}},
+    {"strided", "index 2*s*lid: no divergence, but local-memory bank conflicts",
+     "reduce_strided", NULL, 0, 256 * 4, {256, 1, 0, 0}},
+    {"sequential", "sequential addressing (s = WG/2..1): conflict-free, whole warps retire",
+     "reduce_seq", NULL, 0, 256 * 4, {256, 1, 0, 0}},
+    {"first-add", "two elements added while loading: half the groups, no idle first step",
+     "reduce_seq", NULL, 0, 256 * 4, {256, 2, 0, 0}},
+    {"vec4-many", "8 groups/CU stride over float4s, tiny 2nd stage: few groups, 16 B loads",
+     "reduce_vec4", NULL, 0, 256 * 4, {256, 1, 8, 0}},
+    {"best", "4 float4 accumulators per work-item: 4 loads in flight, 1 wave of groups",
+     "reduce_vec4", NULL, 0, 512 * 4, {512, 4, 4, 0}},
+    {"nv-shfl", "as best, but warp sums by inline-PTX shfl.sync: one local-memory round",
+     "reduce_vec4", "-DUSE_PTX", CG_FEAT_NV_PTX, 512 * 4, {512, 4, 4, 0}},
+    {"chunked", "one contiguous run per work-item: CPU caches/prefetch win, GPU loses coalescing",
+     "reduce_chunks", NULL, 0, 64 * 4, {64, 8, 4, 0}},
+};
+/* clang-format on */
+
+typedef struct red_state {
+    uint64_t n;
+    double ref;         /* compensated double sum of the inputs */
+    double tol;         /* absolute tolerance of the check */
+    unsigned cus;       /* compute units */
+    size_t max_wg;      /* device limit on the work-group size */
+    cl_mem in, out;     /* n floats; 1 float */
+    cl_mem part[2];     /* ping-pong partial sums */
+    size_t part_len[2]; /* their lengths in floats */
+} red_state;
+
+typedef struct red_rung {
+    const cg_rung *r;
+    cl_kernel k, k2; /* k2: the grid rungs' second stage (the same kernel, other arguments) */
+    size_t wg, loads, groups;
+} red_rung;
+
+/* The rung's work-group size: its p[0] clamped to the device and rounded down to a power of two. */
+static size_t rung_wg(const red_state *s, const cg_rung *r)
+{
+    size_t want = r->p[P_WG] > 0 ? (size_t)r->p[P_WG] : 256;
+    size_t lim = want < s->max_wg ? want : s->max_wg;
+    size_t wg = 1;
+    while (wg * 2 <= lim)
+        wg *= 2;
+    return wg;
+}
+
+static size_t rung_loads(const cg_rung *r)
+{
+    return r->p[P_LOADS] > 0 ? (size_t)r->p[P_LOADS] : 1;
+}
+
+static size_t div_up(uint64_t a, uint64_t b)
+{
+    return (size_t)((a + b - 1) / b);
+}
+
+/* Groups of a grid rung's first stage: k x compute units, but no more than the float4s need. */
+static size_t grid_groups(const red_state *s, const cg_rung *r, size_t wg)
+{
+    size_t g = (size_t)r->p[P_GRID] * (s->cus ? s->cus : 1);
+    size_t most = div_up(s->n > 4 ? s->n / 4 : 1, wg);
+    return g < most ? g : most;
+}
+
+/* Partial-buffer lengths this rung needs: [0] after the first pass, [1] after the second. */
+static void rung_partials(const red_state *s, const cg_rung *r, size_t len[2])
+{
+    size_t wg = rung_wg(s, r);
+    if (r->p[P_GRID] > 0) {
+        len[0] = grid_groups(s, r, wg);
+        len[1] = 1;
+        return;
+    }
+    size_t per = wg * rung_loads(r);
+    len[0] = div_up(s->n, per);
+    len[1] = div_up(len[0], per);
+}
+
+static double kahan_sum(const float *x, size_t n)
+{
+    double sum = 0.0, c = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double y = (double)x[i] - c;
+        double t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+    }
+    return sum;
+}
+
+/* Picks N: --size, or the default for the device type capped by max_alloc and half the global memory. */
+static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n)
+{
+    if (o->size.dims == 2) {
+        CG_ERROR("reduction takes a count, not a 2D size: use e.g. --size 16M");
+        return CG_E_USAGE;
+    }
+    if (o->size.dims == 1) {
+        *n = o->size.n;
+        uint64_t most = d->max_alloc / sizeof(float);
+        most = most < RED_MAX_N ? most : RED_MAX_N;
+        if (*n > most) {
+            CG_ERROR(
+                "--size %llu floats exceeds this device's limit of %llu floats (max allocation %llu bytes): "
+                "use --size <= %llu",
+                (unsigned long long)*n, (unsigned long long)most, (unsigned long long)d->max_alloc,
+                (unsigned long long)most);
+            return CG_E_USAGE;
+        }
+        return CG_OK;
+    }
+    *n = (d->type & CL_DEVICE_TYPE_GPU) ? RED_DEFAULT_GPU : RED_DEFAULT_OTHER;
+    while (*n > 1024 && (*n * sizeof(float) > d->max_alloc || *n * sizeof(float) > d->global_mem / 2))
+        *n /= 2;
+    return CG_OK;
+}
+
+static void describe_size(uint64_t n, char *buf, size_t len)
+{
+    int lg = 0;
+    while ((1ull << lg) < n)
+        lg++;
+    if ((1ull << lg) == n)
+        snprintf(buf, len, "2^%d floats", lg);
+    else
+        snprintf(buf, len, "%llu floats", (unsigned long long)n);
+}
+
+static void red_teardown(void *state)
+{
+    red_state *s = state;
+    if (!s) return;
+    if (s->in) clReleaseMemObject(s->in);
+    if (s->out) clReleaseMemObject(s->out);
+    for (int i = 0; i < 2; i++)
+        if (s->part[i]) clReleaseMemObject(s->part[i]);
+    free(s);
+}
+
+/* Inputs, reference and tolerance. The tolerance, 1e-5 * sum|x| + 1e-3, holds float tree sums with room to
+ * spare yet fails a dropped element (~0.5) at small N; sum|x| is the reference itself since every x >= 0. */
+static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, red_state *s)
+{
+    cg_status st = CG_OK;
+    float *x = malloc(s->n * sizeof *x);
+    CG_FAIL_IF(!x, CG_E_RUNTIME, "reduction: out of host memory for %llu floats", (unsigned long long)s->n);
+    cg_rng rng;
+    cg_rng_init(&rng, o->seed);
+    cg_rng_fill_float(&rng, x, s->n, 0.0f, 1.0f);
+    s->ref = kahan_sum(x, s->n);
+    s->tol = 1e-5 * s->ref + 1e-3;
+    CG_TRY_OBJ(s->in, clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * sizeof *x,
+                                     x, CG_ERRP));
+out:
+    free(x);
+    return st;
+}
+
+static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    red_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "reduction: out of host memory");
+    s->cus = ctx->dev->compute_units;
+    s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    st = pick_size(ctx->dev, o, &s->n);
+    if (st != CG_OK) goto out;
+    describe_size(s->n, size_desc, len);
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+        size_t l[2];
+        rung_partials(s, &rungs[i], l);
+        for (int j = 0; j < 2; j++)
+            s->part_len[j] = l[j] > s->part_len[j] ? l[j] : s->part_len[j];
+    }
+    st = make_input(ctx, o, s);
+    if (st != CG_OK) goto out;
+    CG_TRY_OBJ(s->out, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof(float), NULL, CG_ERRP));
+    for (int j = 0; j < 2; j++)
+        CG_TRY_OBJ(s->part[j], clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, s->part_len[j] * sizeof(float),
+                                              NULL, CG_ERRP));
+out:
+    if (st != CG_OK) {
+        red_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+static void red_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const red_state *s = state;
+    (void)r;
+    m->bytes = (double)s->n * sizeof(float);
+    m->flops = (double)s->n;
+    m->items = (double)s->n;
+    m->item_unit = "elem";
+    m->bytes_note = "R: 4 B/elem read once";
+    m->ceiling = CG_CEIL_READ;
+}
+
+/* "-DWG=256 -DLOADS=4", plus -DWG_ASKED=N when the device forced a smaller work-group size. */
+static void red_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const red_state *s = state;
+    size_t wg = rung_wg(s, r);
+    int n = snprintf(buf, len, "-DWG=%zu -DLOADS=%zu", wg, rung_loads(r));
+    if (n >= 0 && (size_t)n < len && wg != (size_t)r->p[P_WG])
+        snprintf(buf + n, len - (size_t)n, " -DWG_ASKED=%d", r->p[P_WG]);
+}
+
+static void red_release(void *rs)
+{
+    red_rung *q = rs;
+    if (!q) return;
+    if (q->k) clReleaseKernel(q->k);
+    if (q->k2) clReleaseKernel(q->k2);
+    free(q);
+}
+
+static cg_status set_args(cl_kernel k, cl_mem in, cl_mem out, size_t n)
+{
+    cg_status st = CG_OK;
+    cl_uint nn = (cl_uint)n;
+    CG_TRY(clSetKernelArg(k, 0, sizeof in, &in));
+    CG_TRY(clSetKernelArg(k, 1, sizeof out, &out));
+    CG_TRY(clSetKernelArg(k, 2, sizeof nn, &nn));
+out:
+    return st;
+}
+
+static cg_status red_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
+{
+    cg_status st = CG_OK;
+    red_state *s = state;
+    (void)ctx;
+    red_rung *q = calloc(1, sizeof *q);
+    CG_FAIL_IF(!q, CG_E_RUNTIME, "reduction: out of host memory");
+    q->r = r;
+    q->wg = rung_wg(s, r);
+    q->loads = rung_loads(r);
+    if (q->wg != (size_t)r->p[P_WG])
+        CG_WARN("reduction:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG],
+                q->wg);
+    CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
+    if (r->p[P_GRID] > 0) {
+        q->groups = grid_groups(s, r, q->wg);
+        CG_TRY_OBJ(q->k2, clCreateKernel(prog, r->kernel, CG_ERRP));
+        st = set_args(q->k, s->in, q->groups > 1 ? s->part[0] : s->out, s->n);
+        if (st == CG_OK) st = set_args(q->k2, s->part[0], s->out, q->groups);
+    }
+out:
+    if (st != CG_OK) {
+        red_release(q);
+        q = NULL;
+    }
+    *rs = q;
+    return st;
+}
+
+static cg_status red_poison(cg_ctx *ctx, void *state, void *rs)
+{
+    cg_status st = CG_OK;
+    red_state *s = state;
+    (void)rs;
+    const float poison = NAN;
+    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &poison, sizeof poison, 0, sizeof poison, 0, NULL, NULL));
+    CG_TRY(clFinish(ctx->queue));
+out:
+    return st;
+}
+
+static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)
+{
+    cg_status st = CG_OK;
+    size_t global = groups * wg;
+    cl_event *e = cg_events_next(ev);
+    CG_FAIL_IF(!e, CG_E_RUNTIME, "reduction: out of host memory for events");
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &wg, 0, NULL, e));
+out:
+    return st;
+}
+
+/* Multi-pass rungs: one launch per pass, each writing one partial per group, until one group is left; that
+ * last pass writes the output. Passes ping-pong between the two partial buffers. */
+static cg_status enqueue_passes(cg_ctx *ctx, red_state *s, red_rung *q, cg_events *ev)
+{
+    cg_status st = CG_OK;
+    cl_mem src = s->in;
+    size_t n = (size_t)s->n;
+    for (int ping = 0;; ping ^= 1) {
+        size_t groups = div_up(n, q->wg * q->loads);
+        cl_mem dst = groups == 1 ? s->out : s->part[ping];
+        st = set_args(q->k, src, dst, n);
+        if (st == CG_OK) st = launch(ctx, q->k, groups, q->wg, ev);
+        if (st != CG_OK || groups == 1) break;
+        src = dst;
+        n = groups;
+    }
+    return st;
+}
+
+static cg_status red_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
+{
+    red_state *s = state;
+    red_rung *q = rs;
+    if (q->r->p[P_GRID] == 0) return enqueue_passes(ctx, s, q, ev);
+    cg_status st = launch(ctx, q->k, q->groups, q->wg, ev);
+    if (st == CG_OK && q->groups > 1) st = launch(ctx, q->k2, 1, q->wg, ev);
+    return st;
+}
+
+/* Reads the one output float; passes when |got - ref| <= 1e-5 * sum|x| + 1e-3 (see make_input). */
+static cg_status red_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    red_state *s = state;
+    (void)rs;
+    float got = 0.0f;
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    cg_check_scalar(c, got, s->ref, s->tol);
+out:
+    return st;
+}
+
+const cg_workload cg_workload_reduction = {
+    .name = "reduction",
+    .summary = "sum of N floats: Harris's reduction ladder, naive tree to many float4 loads in flight",
+    .size_help = "N floats (2^24, 16M, 1000003); default 2^28 on GPUs, 2^24 elsewhere",
+    .cl_file = "reduction.cl",
+    .takes_images_io = false,
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = red_setup,
+    .teardown = red_teardown,
+    .model = red_model,
+    .options = red_options,
+    .prepare = red_prepare,
+    .poison = red_poison,
+    .enqueue = red_enqueue,
+    .verify = red_verify,
+    .release = red_release,
+    .save_output = NULL,
+};

@@ -1,0 +1,11 @@
+/* The list of workloads: adding one is one folder plus one line in registry.c. */
+#ifndef CG_WORKLOADS_REGISTRY_H
+#define CG_WORKLOADS_REGISTRY_H
+#include <stddef.h>
+#include "core/workload.h"
+
+extern const cg_workload *const cg_workloads[];
+extern const size_t cg_nworkloads;
+const cg_workload *cg_registry_find(const char *name);
+
+#endif

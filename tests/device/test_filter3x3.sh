@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Device test of the filter3x3 ladder on the default device: every rung at an awkward size (1001x777: no
+# multiple of any tile or vector width) and at one whose rows are vector-aligned (256x130) against the CPU
+# reference; the image rungs `unsupported` under --mask-features images; a kernel that skips one pixel or rounds
+# wrongly caught with exit 3; PNG input and output (same size out as in); and the input errors: a missing file
+# and a corrupt PNG exit 5 naming the file, --input with --size exits 1.
+# Usage: bash test_filter3x3.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+set -u
+BIN=${1:?usage: test_filter3x3.sh /path/to/clgauge}
+: "${TESTTMP:?set TESTTMP to a scratch directory}"
+: "${TESTDATA:?set TESTDATA to tests/data}"
+mkdir -p "$TESTTMP"
+SRC=$(cd "$TESTDATA/../../src" && pwd)
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+# check_rows JSON WANT_IMAGES SIZE: every rung present; ok, or (image rungs) unsupported when WANT_IMAGES is
+# "masked"; every ok row has the size given.
+check_rows() {
+    python3 - "$@" <<'EOF'
+import json, sys
+path, images, size = sys.argv[1:4]
+rep = json.load(open(path))
+rows = [r for r in rep["results"] if r["workload"] == "filter3x3"]
+bad = 0
+def no(msg):
+    global bad
+    print("  " + msg)
+    bad += 1
+names = [r["rung"] for r in rows]
+for want in ("u8-buf-div", "u8-buf-shift", "u8-img", "u8-local", "u8-vec",
+             "f32-buf", "f32-buf-native", "f32-img", "f32-local", "f32-vec"):
+    if want not in names:
+        no("rung %s missing from the report (have %s)" % (want, names))
+for r in rows:
+    is_img = r["rung"].endswith("-img")
+    want = "unsupported" if (is_img and images == "masked") else "ok"
+    if r["status"] != want and not (is_img and r["status"] == "unsupported"):
+        no("rung %s: status %s, want %s (%s)" % (r["rung"], r["status"], want, r.get("reason", "")))
+    if r["status"] == "ok" and r.get("size") != size:
+        no("rung %s: size %r, want %r" % (r["rung"], r.get("size"), size))
+    if r["status"] == "ok" and r.get("mismatches", 1) != 0:
+        no("rung %s: ok with %s mismatches" % (r["rung"], r.get("mismatches")))
+if images == "masked" and not any(r["rung"].endswith("-img") and r["status"] == "unsupported" for r in rows):
+    no("no image rung reported unsupported under --mask-features images")
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# 1. Every rung at 1001x777 and 256x130 (unaligned and aligned vector paths).
+for size in 1001x777 256x130; do
+    json=$TESTTMP/f3_$size.json
+    rm -f "$json"
+    "$BIN" run filter3x3 --size "$size" --runs 2 --warmup 1 --json "$json" >"$TESTTMP/f3.out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$TESTTMP/f3.out"; fail "run filter3x3 --size $size exited $rc, want 0"; }
+    if [ -s "$json" ]; then
+        check_rows "$json" present "$size px" || fail "JSON checks at $size (above)"
+    else
+        fail "no JSON report at $json"
+    fi
+done
+
+# 2. Images masked: the image rungs are unsupported, the others ok, exit 0.
+json=$TESTTMP/f3_mask.json
+rm -f "$json"
+"$BIN" run filter3x3 --size 300x200 --runs 1 --warmup 0 --mask-features images --json "$json" \
+    >"$TESTTMP/f3_mask.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$TESTTMP/f3_mask.out"; fail "--mask-features images exited $rc, want 0"; }
+if [ -s "$json" ]; then
+    check_rows "$json" masked "300x200 px" || fail "JSON checks with images masked (above)"
+else
+    fail "no JSON report at $json"
+fi
+
+# 3. Wrong kernels must be caught (exit 3, FAILED): u8-buf-shift skips pixel (5,3), so only the poison is
+#    there; u8-vec rounds with +7; f32-vec scales by 0.06251.
+wrong=$TESTTMP/f3_wrong
+mkdir -p "$wrong"
+cp "$SRC/peak/roofline.cl" "$wrong/"
+python3 - "$SRC/workloads/filter3x3/filter3x3.cl" "$wrong/filter3x3.cl" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+edits = [("    if (x < w && y < h)\n        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);",
+          "    if (x < w && y < h && !(x == 5 && y == 3))\n        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);"),
+         ("(s + (ushort)8) >> (ushort)4", "(s + (ushort)7) >> (ushort)4"),
+         ("STOREV(floatv, s * 0.0625f,", "STOREV(floatv, s * 0.06251f,")]
+for old, new in edits:
+    if s.count(old) != 1:
+        sys.exit("cannot make the wrong kernel: %r not found once" % old)
+    s = s.replace(old, new)
+open(sys.argv[2], "w").write(s)
+EOF
+[ $? -eq 0 ] || fail "could not write the wrong kernels"
+for rung in u8-buf-shift u8-vec f32-vec; do
+    "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --no-cache --size 256x130 --runs 2 --warmup 0 \
+        >"$TESTTMP/f3_wrong.out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/f3_wrong.out"; then
+        cat "$TESTTMP/f3_wrong.out"
+        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
+    fi
+done
+
+# 4. PNG in, PNG out of the same size.
+out=$TESTTMP/f3_out.png
+rm -f "$out"
+"$BIN" run filter3x3 --input "$TESTDATA/rgb_13x7.png" --output "$out" --runs 1 --warmup 0 >"$TESTTMP/f3_png.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$TESTTMP/f3_png.out"; fail "--input/--output exited $rc, want 0"; }
+python3 - "$TESTDATA/rgb_13x7.png" "$out" <<'EOF' || fail "output PNG checks (above)"
+import struct, sys
+def ihdr(path):
+    d = open(path, "rb").read()
+    if d[:8] != b"\x89PNG\r\n\x1a\n" or d[12:16] != b"IHDR":
+        sys.exit("  %s is not a PNG file" % path)
+    w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+    return w, h, depth, ctype
+src, got = ihdr(sys.argv[1]), ihdr(sys.argv[2])
+if got[:2] != src[:2]:
+    sys.exit("  output is %dx%d, input %dx%d" % (got[0], got[1], src[0], src[1]))
+if got[2:] != (8, 0):
+    sys.exit("  output is depth %d colour type %d, want 8-bit grey" % got[2:])
+EOF
+
+# 5. Input errors: exit code and a message naming the file.
+expect() { # expect RC PATTERN -- command...
+    local want=$1 pat=$2
+    shift 3
+    "$@" >"$TESTTMP/f3_err.out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/f3_err.out"; then
+        cat "$TESTTMP/f3_err.out"
+        fail "$* : exit $rc (want $want), message must match '$pat'"
+    fi
+}
+expect 5 "no_such_file.png" -- "$BIN" run filter3x3 --input "$TESTTMP/no_such_file.png"
+expect 5 "truncated.png" -- "$BIN" run filter3x3 --input "$TESTDATA/truncated.png"
+expect 5 "not_a_png.png: not a PNG" -- "$BIN" run filter3x3 --input "$TESTDATA/not_a_png.png"
+expect 1 "size" -- "$BIN" run filter3x3 --input "$TESTDATA/rgb_13x7.png" --size 64x64
+
+if [ "$fails" -ne 0 ]; then
+    echo "test_filter3x3: $fails failure(s)"
+    exit 1
+fi
+echo "test_filter3x3: ok"
