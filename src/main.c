@@ -48,8 +48,8 @@ int main(int argc, char **argv)
         cg_command c = o.command;
         if (c == CG_CMD_HELP && o.targets) {
             cg_opts tmp;
-            char *args[] = {argv[0], (char *)o.targets};
-            if (cg_opts_parse(2, args, &tmp) != CG_OK)
+            char *args[] = {argv[0], (char *)o.targets, "--help"};
+            if (cg_opts_parse(3, args, &tmp) != CG_OK)
                 return CG_E_USAGE;
             c = tmp.command;
         }

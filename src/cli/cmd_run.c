@@ -122,7 +122,9 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
                              cg_report *rep)
 {
     cg_roofline roof;
-    cg_status st = cg_roofline_get(ctx, o->no_cache, &roof);
+    cg_ctx builtin = *ctx; /* --kernel-dir is for the workloads' kernels: the roofline uses its built-in copy */
+    builtin.kernel_dir = NULL;
+    cg_status st = cg_roofline_get(&builtin, o->no_cache, &roof);
     if (st != CG_OK)
         return st;
     rep->copy_gbps = roof.copy_gbps;

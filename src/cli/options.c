@@ -93,8 +93,9 @@ static cg_status set_value(const opt_row *r, const char *val, cg_opts *o)
         *(const char **)field = val;
     } else if (r->kind == A_INT) {
         long v = strtol(val, &end, 10);
-        if (errno || *end || end == val || v < 0 || v > 1000000) {
-            CG_ERROR("--%s expects a whole number from 0 to 1000000, not '%s'", r->name, val);
+        long lo = r->offset == offsetof(cg_opts, runs) ? 1 : 0;
+        if (errno || *end || end == val || v < lo || v > 1000000) {
+            CG_ERROR("--%s expects a whole number from %ld to 1000000, not '%s'", r->name, lo, val);
             return CG_E_USAGE;
         }
         *(int *)field = (int)v;
@@ -183,10 +184,6 @@ cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
     }
     if (st == CG_OK && o->command == CG_CMD_RUN && !o->targets && !o->help) {
         CG_ERROR("run needs workloads: `clgauge run all`, or names from `clgauge list` (e.g. reduction:naive)");
-        st = CG_E_USAGE;
-    }
-    if (st == CG_OK && o->command == CG_CMD_RUN && o->runs < 1) {
-        CG_ERROR("--runs must be at least 1");
         st = CG_E_USAGE;
     }
     return st;

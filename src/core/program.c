@@ -122,7 +122,10 @@ cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *opti
     if ((st = cg_program_source(ctx, file, &src)) != CG_OK)
         return st;
     const cg_device *d = ctx->dev;
-    cg_cache_key k = cg_cache_key_make(src, options, d->platform_name, d->name, d->driver);
+    char plat[300], dev[400];
+    snprintf(plat, sizeof plat, "%s|%s", d->platform_name, d->platform_version);
+    snprintf(dev, sizeof dev, "%s|%s", d->name, d->version);
+    cg_cache_key k = cg_cache_key_make(src, options, plat, dev, d->driver);
     bool cached = cache_path(ctx, k, path, sizeof path);
     if (cached && try_cached(ctx, path, k, options, out)) {
         bi->cache_hit = true;

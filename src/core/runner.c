@@ -97,6 +97,8 @@ static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t,
         row->warnings |= CG_WARN_TOO_SHORT;
     if (s.outliers)
         row->warnings |= CG_WARN_OUTLIERS;
+    if (row->roofline_pct > 105)
+        row->warnings |= CG_WARN_ABOVE_ROOF;
 }
 
 /* Warm-up and timed runs, each poisoned, timed and verified. Stops at the first failed check. */

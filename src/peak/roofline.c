@@ -43,14 +43,19 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
 {
     cg_status st = CG_OK;
     cl_program p = NULL;
-    cl_kernel kc = NULL, kr = NULL, km = NULL;
+    cl_kernel kc = NULL, kr = NULL, kq = NULL, km = NULL;
     cl_mem a = NULL, b = NULL;
     bool gpu = ctx->dev->type & CL_DEVICE_TYPE_GPU;
     size_t bytes = gpu ? (size_t)256 << 20 : (size_t)32 << 20;
     while (bytes > ctx->dev->max_alloc / 2)
         bytes /= 2;
     size_t n4 = bytes / 16, mad_items = gpu ? (size_t)1 << 19 : (size_t)1 << 12;
-    cl_uint items = 16;
+    /* enough work-items to fill the device a few times over, each reading many float4s */
+    size_t rgsz = (size_t)ctx->dev->compute_units * 2048;
+    if (rgsz > n4 / 4)
+        rgsz = n4 / 4;
+    rgsz -= rgsz % 256;
+    cl_uint n4u = (cl_uint)n4;
     float fa = 0.999f, fb = 1e-4f;
     double t;
     char opts[64];
@@ -64,27 +69,37 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
     CG_TRY(clEnqueueFillBuffer(ctx->queue, a, pattern, 4, 0, bytes, 0, NULL, NULL));
     CG_TRY_OBJ(kc, clCreateKernel(p, "copy4", CG_ERRP));
     CG_TRY_OBJ(kr, clCreateKernel(p, "read4", CG_ERRP));
+    CG_TRY_OBJ(kq, clCreateKernel(p, "read4_chunked", CG_ERRP));
     CG_TRY_OBJ(km, clCreateKernel(p, "mad16", CG_ERRP));
     CG_TRY(clSetKernelArg(kc, 0, sizeof a, &a));
     CG_TRY(clSetKernelArg(kc, 1, sizeof b, &b));
     CG_TRY(clSetKernelArg(kr, 0, sizeof a, &a));
     CG_TRY(clSetKernelArg(kr, 1, sizeof b, &b));
-    CG_TRY(clSetKernelArg(kr, 2, sizeof items, &items));
+    CG_TRY(clSetKernelArg(kr, 2, sizeof n4u, &n4u));
+    CG_TRY(clSetKernelArg(kq, 0, sizeof a, &a));
+    CG_TRY(clSetKernelArg(kq, 1, sizeof b, &b));
+    CG_TRY(clSetKernelArg(kq, 2, sizeof n4u, &n4u));
     CG_TRY(clSetKernelArg(km, 0, sizeof b, &b));
     CG_TRY(clSetKernelArg(km, 1, sizeof fa, &fa));
     CG_TRY(clSetKernelArg(km, 2, sizeof fb, &fb));
     if ((st = best_time(ctx, kc, n4, &t)) != CG_OK)
         goto out;
     out->copy_gbps = 2.0 * (double)bytes / t * 1e-9;
-    if ((st = best_time(ctx, kr, n4 / items, &t)) != CG_OK)
+    if ((st = best_time(ctx, kr, rgsz, &t)) != CG_OK)
         goto out;
-    out->read_gbps = (double)(n4 / items * items * 16) / t * 1e-9;
+    out->read_gbps = (double)(n4 * 16) / t * 1e-9;
+    if ((st = best_time(ctx, kq, rgsz, &t)) != CG_OK)
+        goto out;
+    if ((double)(n4 * 16) / t * 1e-9 > out->read_gbps)
+        out->read_gbps = (double)(n4 * 16) / t * 1e-9;
     if ((st = best_time(ctx, km, mad_items, &t)) != CG_OK)
         goto out;
     out->mad_gflops = (double)mad_items * MAD_ITERS * 16 * 16 * 2 / t * 1e-9;
 out:
     if (km)
         clReleaseKernel(km);
+    if (kq)
+        clReleaseKernel(kq);
     if (kr)
         clReleaseKernel(kr);
     if (kc)

@@ -6,21 +6,43 @@ __kernel void copy4(__global const float4 *restrict in, __global float4 *restric
     out[i] = in[i];
 }
 
-/* Each work-item reads ITEMS float4s, strided by the global size so that every load is coalesced, and writes
- * one float (so the compiler cannot drop the loads; the write is under 1/ITEMS of the bytes read). */
-__kernel void read4(__global const float4 *restrict in, __global float *restrict out, uint items)
+/* Grid-stride read of n4 float4s with four independent accumulators, so that four 16-byte loads per
+ * work-item are in flight; each step's loads are a whole grid apart, so every load is coalesced. Each
+ * work-item writes one float (so the compiler cannot drop the loads; under 0.1% of the bytes read). */
+__kernel void read4(__global const float4 *restrict in, __global float *restrict out, uint n4)
 {
-    size_t g = get_global_size(0), i = get_global_id(0);
-    float4 a = (float4)(0.0f), b = (float4)(0.0f);
-    uint k = 0;
-    for (; k + 1 < items; k += 2) {
-        a += in[i + k * g];
-        b += in[i + (k + 1) * g];
+    uint g = get_global_size(0), i = get_global_id(0);
+    float4 a = (float4)(0.0f), b = a, c = a, d = a;
+    for (; i + 3 * g < n4; i += 4 * g) {
+        a += in[i];
+        b += in[i + g];
+        c += in[i + 2 * g];
+        d += in[i + 3 * g];
     }
-    if (k < items)
-        a += in[i + k * g];
-    a += b;
-    out[i] = a.x + a.y + a.z + a.w;
+    for (; i < n4; i += g)
+        a += in[i];
+    a += b + c + d;
+    out[get_global_id(0)] = a.x + a.y + a.z + a.w;
+}
+
+/* The CPU's layout of the same read: each work-item sums one contiguous run of float4s (a CPU runs a
+ * group's work-items one after another on one core, so contiguous runs stream through its prefetchers).
+ * The read ceiling is the better of read4 and read4_chunked. */
+__kernel void read4_chunked(__global const float4 *restrict in, __global float *restrict out, uint n4)
+{
+    uint per = (n4 + get_global_size(0) - 1) / get_global_size(0);
+    uint lo = min((uint)get_global_id(0) * per, n4), hi = min(lo + per, n4), i = lo;
+    float4 a = (float4)(0.0f), b = a, c = a, d = a;
+    for (; i + 4 <= hi; i += 4) {
+        a += in[i];
+        b += in[i + 1];
+        c += in[i + 2];
+        d += in[i + 3];
+    }
+    for (; i < hi; i++)
+        a += in[i];
+    a += b + c + d;
+    out[get_global_id(0)] = a.x + a.y + a.z + a.w;
 }
 
 /* MAD_ITERS x 16 float16 MADs in 4 independent chains (4 x 16 lanes x 4 steps, 2 FLOPs each) per work-item:

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Removes the temp file without losing the errno of the step that failed. */
 static int fail(const char *tmp, int err)
@@ -22,9 +23,25 @@ static int write_stdout(cg_outfile_emit emit, const void *ctx)
     return 0;
 }
 
+/* A path that exists and is not a regular file (/dev/stdout, a FIFO, a device) is written in place: renaming
+ * a temp file over it would replace the device or link with a plain file. */
+static int write_in_place(const char *path, cg_outfile_emit emit, const void *ctx)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    errno = 0;
+    int rc = (emit(f, ctx) != 0 || fflush(f) != 0 || ferror(f)) ? -1 : 0;
+    int err = errno ? errno : EIO;
+    if (fclose(f) != 0 && rc == 0) return -1;
+    if (rc != 0) errno = err;
+    return rc;
+}
+
 int cg_outfile_write(const char *path, cg_outfile_emit emit, const void *ctx)
 {
     if (strcmp(path, "-") == 0) return write_stdout(emit, ctx);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) return write_in_place(path, emit, ctx);
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof ".tmp");
     if (!tmp) return -1;

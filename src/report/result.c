@@ -58,6 +58,8 @@ static const struct {
     {CG_WARN_TOO_SHORT, "too_short", "median under 20 us: launch overhead dominates; raise --size"},
     {CG_WARN_OUTLIERS, "outliers",
      "outliers among the runs: a background task interfered; rerun or raise --runs"},
+    {CG_WARN_ABOVE_ROOF, "above_roofline",
+     "faster than the measured memory roofline: the data fits in a cache; raise --size for a DRAM figure"},
 };
 
 const char *cg_warning_name(unsigned bit)

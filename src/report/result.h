@@ -24,8 +24,9 @@ typedef enum cg_warning {
     CG_WARN_HIGH_CV = 1u << 0,   /* coefficient of variation above 5% */
     CG_WARN_TOO_SHORT = 1u << 1, /* median under 20 us: launch overhead and timer resolution dominate */
     CG_WARN_OUTLIERS = 1u << 2,  /* statistical outliers among the runs */
+    CG_WARN_ABOVE_ROOF = 1u << 3, /* faster than the measured roofline: the data fits in a cache */
 } cg_warning;
-#define CG_WARN_COUNT 3
+#define CG_WARN_COUNT 4
 /* Short name ("high_cv") and the one-line message with its fix for one warning bit. */
 const char *cg_warning_name(unsigned bit);
 const char *cg_warning_fix(unsigned bit);

@@ -211,6 +211,8 @@ static void warning_detail(const cg_result *row, unsigned bit, char *buf, size_t
         snprintf(buf, n, "median %s", t);
     } else if (bit == CG_WARN_OUTLIERS) {
         snprintf(buf, n, "%zu of %zu runs", row->outliers, row->runs);
+    } else if (bit == CG_WARN_ABOVE_ROOF) {
+        snprintf(buf, n, "%.0f%% of roofline", row->roofline_pct);
     }
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Device test of the filter3x3 ladder on the default device: every rung at an awkward size (1001x777: no
 # multiple of any tile or vector width) and at one whose rows are vector-aligned (256x130) against the CPU
-# reference; the image rungs `unsupported` under --mask-features images; a kernel that skips one pixel or rounds
-# wrongly caught with exit 3; PNG input and output (same size out as in); and the input errors: a missing file
-# and a corrupt PNG exit 5 naming the file, --input with --size exits 1.
+# reference; the image rungs `unsupported` under --mask-features images; a kernel that skips one pixel or
+# rounds wrongly caught with exit 3; PNG input and output (same size out as in); and the input errors: a
+# missing file and a corrupt PNG exit 5 naming the file, --input with --size exits 1.
 # Usage: bash test_filter3x3.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 set -u
 BIN=${1:?usage: test_filter3x3.sh /path/to/clgauge}
@@ -86,9 +86,10 @@ python3 - "$SRC/workloads/filter3x3/filter3x3.cl" "$wrong/filter3x3.cl" <<'EOF'
 import sys
 s = open(sys.argv[1]).read()
 edits = [("    if (x < w && y < h)\n        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);",
-          "    if (x < w && y < h && !(x == 5 && y == 3))\n        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);"),
+          "    if (x < w && y < h && !(x == 5 && y == 3))\n"
+          "        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);"),
          ("(s + (ushort)8) >> (ushort)4", "(s + (ushort)7) >> (ushort)4"),
-         ("STOREV(floatv, s * 0.0625f,", "STOREV(floatv, s * 0.06251f,")]
+         ("STORE_F32V(s * 0.0625f,", "STORE_F32V(s * 0.06251f,")]
 for old, new in edits:
     if s.count(old) != 1:
         sys.exit("cannot make the wrong kernel: %r not found once" % old)
@@ -109,7 +110,8 @@ done
 # 4. PNG in, PNG out of the same size.
 out=$TESTTMP/f3_out.png
 rm -f "$out"
-"$BIN" run filter3x3 --input "$TESTDATA/rgb_13x7.png" --output "$out" --runs 1 --warmup 0 >"$TESTTMP/f3_png.out" 2>&1
+"$BIN" run filter3x3 --input "$TESTDATA/rgb_13x7.png" --output "$out" --runs 1 --warmup 0 \
+    >"$TESTTMP/f3_png.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$TESTTMP/f3_png.out"; fail "--input/--output exited $rc, want 0"; }
 python3 - "$TESTDATA/rgb_13x7.png" "$out" <<'EOF' || fail "output PNG checks (above)"

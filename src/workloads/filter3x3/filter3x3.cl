@@ -1,9 +1,10 @@
 /* filter3x3: the 3x3 Gaussian [1 2 1; 2 4 2; 1 2 1] / 16 with clamp-to-edge borders, one kernel per rung.
  * u8 kernels round as (sum + 8) >> 4, which is exact against the CPU reference; float kernels give sum / 16.
- * Every kernel takes (input, output, width, height); the host launches TX x TY work-groups over a global range
- * rounded up to them, so every kernel checks its bounds. Build options: TX, TY (work-group and local tile
- * shape) and PX (output pixels per work-item of the vec kernels: 4, 8 or 16; the vec kernels exist only
- * then). Pixel indices are int: the host refuses pictures of 2^31 pixels or more. */
+ * Every kernel takes (input, output, width, height); the host launches TX x TY work-groups over a global
+ * range rounded up to them, so every kernel checks its bounds. Build options: TX, TY (work-group and local
+ * tile shape), PX (output pixels per work-item of the vec kernels: 4, 8 or 16; the vec kernels exist only
+ * then) and ROW_ALIGNED (rows start on PX-element boundaries). Pixel indices are int: the host refuses
+ * pictures of 2^31 pixels or more. */
 
 #ifndef TX
 #define TX 32
@@ -68,7 +69,8 @@ __kernel void f3_f32_buf_native(__global const float *in, __global float *out, i
 /* ---- per pixel, from images: the sampler clamps --------------------------------------------------- */
 
 #ifdef __IMAGE_SUPPORT__
-__constant sampler_t clamp_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+__constant sampler_t clamp_nearest =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 
 #define TAP_U(dx, dy) read_imageui(in, clamp_nearest, (int2)(x + (dx), y + (dy))).x
 #define TAP_F(dx, dy) read_imagef(in, clamp_nearest, (int2)(x + (dx), y + (dy))).x
@@ -107,12 +109,13 @@ __kernel void f3_f32_img(__read_only image2d_t in, __global float *out, int w, i
         barrier(CLK_LOCAL_MEM_FENCE);                                                                        \
     } while (0)
 
-/* The weighted sum around local (lx+1, ly+1) of a tile with row length TX + 2. */
+/* The weighted sum around local (lx+1, ly+1) of a tile with row length TX + 2; TT(r, c) is the tap r rows
+ * and c columns from the window's top left. */
+#define TT(t, lx, ly, r, c) (t)[((ly) + (r)) * (TX + 2) + (lx) + (c)]
 #define TILE_SUM(t, lx, ly, two, four)                                                                       \
-    ((t)[(ly) * (TX + 2) + (lx)] + (two) * (t)[(ly) * (TX + 2) + (lx) + 1] + (t)[(ly) * (TX + 2) + (lx) + 2] +  \
-     (two) * (t)[((ly) + 1) * (TX + 2) + (lx)] + (four) * (t)[((ly) + 1) * (TX + 2) + (lx) + 1] +            \
-     (two) * (t)[((ly) + 1) * (TX + 2) + (lx) + 2] + (t)[((ly) + 2) * (TX + 2) + (lx)] +                     \
-     (two) * (t)[((ly) + 2) * (TX + 2) + (lx) + 1] + (t)[((ly) + 2) * (TX + 2) + (lx) + 2])
+    (TT(t, lx, ly, 0, 0) + (two)*TT(t, lx, ly, 0, 1) + TT(t, lx, ly, 0, 2) + (two)*TT(t, lx, ly, 1, 0) +     \
+     (four)*TT(t, lx, ly, 1, 1) + (two)*TT(t, lx, ly, 1, 2) + TT(t, lx, ly, 2, 0) +                          \
+     (two)*TT(t, lx, ly, 2, 1) + TT(t, lx, ly, 2, 2))
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
 f3_u8_local(__global const uchar *in, __global uchar *out, int w, int h)
@@ -140,7 +143,8 @@ f3_f32_local(__global const float *in, __global float *out, int w, int h)
  * Interior items load three PX-wide rows as vectors (aligned pointer casts when the host says every row
  * starts on a PX-element boundary, -DROW_ALIGNED=1; vloadn otherwise) plus one scalar left and right of
  * each, sum vertically first (PX + 2 columns), then horizontally by shifting the column sums one lane, and
- * store PX outputs at once. Items touching a border or the ragged right end take the clamped per-pixel path. */
+ * store PX outputs at once. Items touching a border or the ragged right end take the clamped per-pixel
+ * path. */
 #if PX == 4 || PX == 8 || PX == 16
 #ifndef ROW_ALIGNED
 #define ROW_ALIGNED 0
@@ -165,12 +169,28 @@ typedef CAT(float, PX) floatv;
 #define SHIFT_IN_L(T, l, v) ((T)((l), (v).s0123, (v).s4567, (v).s89ab, (v).scde))
 #define SHIFT_IN_R(T, v, r) ((T)((v).s123, (v).s4567, (v).s89ab, (v).scdef, (r)))
 #endif
-#if ROW_ALIGNED
-#define LOADV(T, p) (*(__global const T *)(p))
-#define STOREV(T, x, p) (*(__global T *)(p) = (x))
+/* Aligned rows: u8 vectors travel as 32-bit words (uint, uint2, uint4), since some compilers (NVIDIA's) split
+ * a ucharN load into 4-byte pieces but load a uint4 with one 16-byte instruction. */
+#if PX == 4
+typedef uint wordv;
+#define AS_WORDV as_uint
+#elif PX == 8
+typedef uint2 wordv;
+#define AS_WORDV as_uint2
 #else
-#define LOADV(T, p) VLOAD(0, p)
-#define STOREV(T, x, p) VSTORE(x, 0, p)
+typedef uint4 wordv;
+#define AS_WORDV as_uint4
+#endif
+#if ROW_ALIGNED
+#define LOAD_U8V(p) CAT(as_uchar, PX)(*(__global const wordv *)(p))
+#define STORE_U8V(x, p) (*(__global wordv *)(p) = AS_WORDV(x))
+#define LOAD_F32V(p) (*(__global const floatv *)(p))
+#define STORE_F32V(x, p) (*(__global floatv *)(p) = (x))
+#else
+#define LOAD_U8V(p) VLOAD(0, p)
+#define STORE_U8V(x, p) VSTORE(x, 0, p)
+#define LOAD_F32V(p) VLOAD(0, p)
+#define STORE_F32V(x, p) VSTORE(x, 0, p)
 #endif
 
 __kernel void f3_u8_vec(__global const uchar *in, __global uchar *out, int w, int h)
@@ -184,12 +204,12 @@ __kernel void f3_u8_vec(__global const uchar *in, __global uchar *out, int w, in
         return;
     }
     __global const uchar *m = in + y * w + x0;
-    ushortv v = TO_USHORT(LOADV(ucharv, m - w)) + (TO_USHORT(LOADV(ucharv, m)) << (ushort)1) +
-                TO_USHORT(LOADV(ucharv, m + w));
+    ushortv v =
+        TO_USHORT(LOAD_U8V(m - w)) + (TO_USHORT(LOAD_U8V(m)) << (ushort)1) + TO_USHORT(LOAD_U8V(m + w));
     ushort vl = (ushort)(m[-w - 1] + 2 * m[-1] + m[w - 1]);
     ushort vr = (ushort)(m[-w + PX] + 2 * m[PX] + m[w + PX]);
     ushortv s = SHIFT_IN_L(ushortv, vl, v) + (v << (ushort)1) + SHIFT_IN_R(ushortv, v, vr);
-    STOREV(ucharv, TO_UCHAR((s + (ushort)8) >> (ushort)4), out + y * w + x0);
+    STORE_U8V(TO_UCHAR((s + (ushort)8) >> (ushort)4), out + y * w + x0);
 }
 
 __kernel void f3_f32_vec(__global const float *in, __global float *out, int w, int h)
@@ -203,10 +223,10 @@ __kernel void f3_f32_vec(__global const float *in, __global float *out, int w, i
         return;
     }
     __global const float *m = in + y * w + x0;
-    floatv v = LOADV(floatv, m - w) + 2.0f * LOADV(floatv, m) + LOADV(floatv, m + w);
+    floatv v = LOAD_F32V(m - w) + 2.0f * LOAD_F32V(m) + LOAD_F32V(m + w);
     float vl = m[-w - 1] + 2.0f * m[-1] + m[w - 1];
     float vr = m[-w + PX] + 2.0f * m[PX] + m[w + PX];
     floatv s = SHIFT_IN_L(floatv, vl, v) + 2.0f * v + SHIFT_IN_R(floatv, v, vr);
-    STOREV(floatv, s * 0.0625f, out + y * w + x0);
+    STORE_F32V(s * 0.0625f, out + y * w + x0);
 }
 #endif

@@ -34,10 +34,10 @@ static const cg_rung rungs[] = {
      "reduce_seq", NULL, 0, 256 * 4, {256, 2, 0, 0}},
     {"vec4-many", "8 groups/CU stride over float4s, tiny 2nd stage: few groups, 16 B loads",
      "reduce_vec4", NULL, 0, 256 * 4, {256, 1, 8, 0}},
-    {"best", "4 float4 accumulators per work-item: 4 loads in flight, 1 wave of groups",
-     "reduce_vec4", NULL, 0, 512 * 4, {512, 4, 4, 0}},
+    {"best", "8 float4 accumulators per work-item: 8 independent 16 B loads in flight",
+     "reduce_vec4", NULL, 0, 256 * 4, {256, 8, 8, 0}},
     {"nv-shfl", "as best, but warp sums by inline-PTX shfl.sync: one local-memory round",
-     "reduce_vec4", "-DUSE_PTX", CG_FEAT_NV_PTX, 512 * 4, {512, 4, 4, 0}},
+     "reduce_vec4", "-DUSE_PTX", CG_FEAT_NV_PTX, 256 * 4, {256, 8, 8, 0}},
     {"chunked", "one contiguous run per work-item: CPU caches/prefetch win, GPU loses coalescing",
      "reduce_chunks", NULL, 0, 64 * 4, {64, 8, 4, 0}},
 };

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Markdown tables from a clgauge run's JSON (and optionally the peers' JSON of the same job), for docs/.
+Usage: scripts/results_table.py RUN.json [--workload NAME] [--peers peers.json]"""
+import json, sys
+
+def fmt_time(s):
+    for unit, f in (("s", 1), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)):
+        if s * f >= 1 or unit == "ns":
+            return f"{s * f:.3g} {unit}"
+
+def main():
+    args = sys.argv[1:]
+    run = json.load(open(args[0]))
+    only = args[args.index("--workload") + 1] if "--workload" in args else None
+    print(f"Device: {run['device']['name']} ({run['device']['platform']}, driver {run['device']['driver']}); "
+          f"clgauge {run['tool']['version']} ({run['tool']['git_commit']}), {run['time_utc']}")
+    print(f"Command: `{run['command_line']}`")
+    rf = run["roofline"]
+    print(f"Roofline ceilings ({rf['source']}): copy {rf['copy_gbps']:.0f} GB/s, read {rf['read_gbps']:.0f} GB/s, "
+          f"MAD {rf['mad_gflops']:.0f} GFLOP/s\n")
+    print("| rung | status | size | median | CV | GB/s | items/s | roofline % | speedup |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in run["results"]:
+        if only and r["workload"] != only:
+            continue
+        ok = r["status"] == "ok"
+        cell = lambda v, f: (f.format(v) if ok and v is not None else "-")
+        print(f"| {r['workload']}:{r['rung']} | {r['status']} | {r['size']} | "
+              f"{fmt_time(r['t_median_s']) if ok else '-'} | {cell(100 * (r['t_cv'] or 0), '{:.1f}%')} | "
+              f"{cell(r['gbps'], '{:.1f}')} | {cell(r['items_per_s'] / 1e9 if r['items_per_s'] else None, '{:.2f} G' + r['item_unit'] + '/s')} | "
+              f"{cell(r['roofline_pct'], '{:.1f}')} | {cell(r['speedup'], 'x{:.2f}')} |")
+    if "--peers" in args:
+        peers = json.load(open(args[args.index("--peers") + 1]))
+        print("\nPeers, same job, same GPU (../shared/peers/peers.py):\n")
+        print("| peer | figure |\n| --- | --- |")
+        for k, v in peers.items():
+            if not only or k.startswith(only) or "." not in k:
+                print(f"| {k} | {v} |")
+
+main()

@@ -1,0 +1,617 @@
+/* Host-only logic of core/ and cli/: timing statistics, the program-cache key and file format, OpenCL error
+ * names, --size parsing, output checks, the seeded generator, feature lists, status merging and the option
+ * parser. A log sink records the last line so that tests can assert on the message a user would see. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+#include "core/check.h"
+#include "core/clerr.h"
+#include "core/device.h"
+#include "core/log.h"
+#include "core/program.h"
+#include "core/rng.h"
+#include "core/size.h"
+#include "core/stats.h"
+#include "core/status.h"
+
+/* cmocka 1.1 compares floats as float: this compares doubles, and NaN never passes. */
+#define assert_near(got, want, eps)                                                                          \
+    do {                                                                                                     \
+        double g_ = (got), w_ = (want);                                                                      \
+        if (!(fabs(g_ - w_) <= (eps)))                                                                       \
+            fail_msg("%s = %.17g, want %.17g (+- %g)", #got, g_, w_, (double)(eps));                         \
+    } while (0)
+
+static char last_line[2048];
+static int log_lines;
+
+static void record(cg_log_level level, const char *msg, void *user)
+{
+    (void)level;
+    (void)user;
+    snprintf(last_line, sizeof last_line, "%s", msg);
+    log_lines++;
+}
+
+static void reset_log(void)
+{
+    last_line[0] = 0;
+    log_lines = 0;
+}
+
+/* ---- stats */
+
+static void test_stats_odd_with_outlier(void **state)
+{
+    (void)state;
+    const double x[] = {4, 100, 1, 3, 2};
+    cg_stats s;
+    cg_stats_compute(x, 5, &s);
+    assert_int_equal(s.n, 5);
+    assert_near(s.min, 1, 0);
+    assert_near(s.max, 100, 0);
+    assert_near(s.median, 3, 0);
+    assert_near(s.mean, 22, 1e-12);
+    assert_near(s.stddev, sqrt(7610.0 / 4), 1e-9); /* sample (n-1) standard deviation */
+    assert_near(s.cv, sqrt(7610.0 / 4) / 22, 1e-12);
+    assert_near(s.mad, 1, 0);        /* |x-3| = 1 97 2 0 1 -> median 1 */
+    assert_int_equal(s.outliers, 1); /* only 100: 0.6745*97 > 3.5; 1: 0.6745*2 < 3.5 */
+    assert_near(x[1], 100, 0);       /* input untouched */
+}
+
+static void test_stats_even(void **state)
+{
+    (void)state;
+    const double x[] = {4, 1, 3, 2};
+    cg_stats s;
+    cg_stats_compute(x, 4, &s);
+    assert_near(s.median, 2.5, 0);
+    assert_near(s.mean, 2.5, 1e-12);
+    assert_near(s.stddev, sqrt(5.0 / 3), 1e-12);
+    assert_near(s.mad, 1, 0); /* 1.5 1.5 .5 .5 -> 1 */
+}
+
+static void test_stats_small_and_flat(void **state)
+{
+    (void)state;
+    const double few[] = {1, 2, 3, 1000};
+    cg_stats s;
+    cg_stats_compute(few, 4, &s);
+    assert_int_equal(s.outliers, 0); /* n < 5: never an outlier */
+    const double flat[] = {2, 2, 2, 2, 2, 2};
+    cg_stats_compute(flat, 6, &s);
+    assert_near(s.mad, 0, 0);
+    assert_near(s.stddev, 0, 0);
+    assert_int_equal(s.outliers, 0); /* MAD 0: no division by zero, no outliers */
+    const double one = 5;
+    cg_stats_compute(&one, 1, &s);
+    assert_near(s.median, 5, 0);
+    assert_near(s.stddev, 0, 0);
+    assert_near(s.cv, 0, 0);
+    cg_stats_compute(NULL, 0, &s);
+    assert_int_equal(s.n, 0);
+    assert_near(s.mean, 0, 0);
+    const double zeros[] = {0, 0};
+    cg_stats_compute(zeros, 2, &s);
+    assert_near(s.cv, 0, 0); /* mean 0: cv 0, not NaN */
+}
+
+/* ---- cache key */
+
+static void test_cache_key(void **state)
+{
+    (void)state;
+    cg_cache_key k = cg_cache_key_make("src", "-DWG=256", "PoCL", "cpu", "3.1");
+    cg_cache_key same = cg_cache_key_make("src", "-DWG=256", "PoCL", "cpu", "3.1");
+    assert_true(k.hi == same.hi && k.lo == same.lo);
+    const cg_cache_key other[] = {
+        cg_cache_key_make("src ", "-DWG=256", "PoCL", "cpu", "3.1"),
+        cg_cache_key_make("src", "-DWG=128", "PoCL", "cpu", "3.1"),
+        cg_cache_key_make("src", "-DWG=256", "NVIDIA", "cpu", "3.1"),
+        cg_cache_key_make("src", "-DWG=256", "PoCL", "gpu", "3.1"),
+        cg_cache_key_make("src", "-DWG=256", "PoCL", "cpu", "3.2"),
+        cg_cache_key_make("src", NULL, "PoCL", "cpu", "3.1"),
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        assert_false(other[i].hi == k.hi && other[i].lo == k.lo);
+    /* fields are delimited: moving a character from one field to the next changes the key */
+    cg_cache_key a = cg_cache_key_make("ab", "c", "p", "d", "v"),
+                 b = cg_cache_key_make("a", "bc", "p", "d", "v");
+    assert_false(a.hi == b.hi && a.lo == b.lo);
+    cg_cache_key c = cg_cache_key_make("s", "o", "pd", "", "v"),
+                 d = cg_cache_key_make("s", "o", "p", "d", "v");
+    assert_false(c.hi == d.hi && c.lo == d.lo);
+    char hex[33];
+    cg_cache_key_hex(k, hex);
+    assert_int_equal(strlen(hex), 32);
+    assert_int_equal(strspn(hex, "0123456789abcdef"), 32);
+}
+
+/* ---- cache file store/load */
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/clgauge-unit.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+            unlink(p);
+        }
+    if (d) closedir(d);
+    return rmdir(tmpdir);
+}
+
+static size_t count_files(void)
+{
+    size_t n = 0;
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.';
+    if (d) closedir(d);
+    return n;
+}
+
+/* Rewrites the byte at `offset` of path (xor 0xff), or truncates the file to `offset` bytes when trunc. */
+static void damage(const char *path, long offset, bool trunc)
+{
+    if (trunc) {
+        assert_int_equal(truncate(path, offset), 0);
+        return;
+    }
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    fputc(c ^ 0xff, f);
+    fclose(f);
+}
+
+/* Loads path with key k and expects a refusal whose reason contains `want`. */
+static void expect_refused(const char *path, cg_cache_key k, const char *want)
+{
+    unsigned char *bin = (unsigned char *)"x";
+    size_t n = 99;
+    char why[128] = "";
+    assert_false(cg_cache_load(path, k, &bin, &n, why, sizeof why));
+    assert_null(bin);
+    assert_int_equal(n, 0);
+    if (!strstr(why, want)) fail_msg("reason '%s' does not mention '%s'", why, want);
+}
+
+#define HEADER 36 /* magic 8, version 4, key 16, size 8 */
+
+static void test_cache_file(void **state)
+{
+    (void)state;
+    unsigned char bin[1000];
+    for (size_t i = 0; i < sizeof bin; i++)
+        bin[i] = (unsigned char)(i * 7 + 3);
+    cg_cache_key k = cg_cache_key_make("s", "o", "p", "d", "v"),
+                 k2 = cg_cache_key_make("s", "o", "p", "d", "w");
+    char path[128], why[128];
+    snprintf(path, sizeof path, "%s/entry.bin", tmpdir);
+    assert_true(cg_cache_store(path, k, bin, sizeof bin));
+    assert_int_equal(count_files(), 1); /* the temporary was renamed, not left behind */
+    unsigned char *got;
+    size_t n;
+    assert_true(cg_cache_load(path, k, &got, &n, why, sizeof why));
+    assert_int_equal(n, sizeof bin);
+    assert_memory_equal(got, bin, sizeof bin);
+    free(got);
+
+    expect_refused(path, k2, "key");
+    damage(path, HEADER + 500, false);
+    expect_refused(path, k, "checksum");
+    assert_true(cg_cache_store(path, k, bin, sizeof bin)); /* store replaces a bad file */
+    damage(path, 8, false);
+    expect_refused(path, k, "version");
+    assert_true(cg_cache_store(path, k, bin, sizeof bin));
+    damage(path, HEADER - 1, false); /* top byte of the size: 2^63 + 1000 */
+    expect_refused(path, k, "size");
+    assert_true(cg_cache_store(path, k, bin, sizeof bin));
+    damage(path, HEADER + 600, true);
+    expect_refused(path, k, "truncated");
+    damage(path, 5, true);
+    expect_refused(path, k, "magic");
+    assert_true(cg_cache_store(path, k, bin, sizeof bin));
+    damage(path, 0, false);
+    expect_refused(path, k, "magic");
+    snprintf(path, sizeof path, "%s/none.bin", tmpdir);
+    expect_refused(path, k, "missing");
+
+    snprintf(path, sizeof path, "%s/no/such/dir/entry.bin", tmpdir);
+    assert_false(cg_cache_store(path, k, bin, sizeof bin));
+}
+
+/* ---- OpenCL error names */
+
+static void test_cl_strerror(void **state)
+{
+    (void)state;
+    assert_string_equal(cg_cl_strerror(-5), "CL_OUT_OF_RESOURCES");
+    assert_string_equal(cg_cl_strerror(0), "CL_SUCCESS");
+    assert_string_equal(cg_cl_strerror(-11), "CL_BUILD_PROGRAM_FAILURE");
+    assert_string_equal(cg_cl_strerror(-9999), "CL_UNKNOWN_ERROR(-9999)");
+    assert_string_equal(cg_cl_strerror(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+    assert_string_equal(cg_cl_strerror(-68), "CL_INVALID_DEVICE_PARTITION_COUNT");
+    assert_string_equal(cg_cl_strerror(7), "CL_UNKNOWN_ERROR(7)");
+}
+
+/* ---- --size */
+
+static void size_ok(const char *s, int dims, uint64_t n, uint64_t w, uint64_t h)
+{
+    cg_size z;
+    char err[128] = "";
+    if (!cg_size_parse(s, &z, err, sizeof err)) fail_msg("'%s' refused: %s", s, err);
+    assert_int_equal(z.dims, dims);
+    assert_int_equal(z.n, n);
+    assert_int_equal(z.w, w);
+    assert_int_equal(z.h, h);
+}
+
+static void test_size_parse(void **state)
+{
+    (void)state;
+    size_ok("16M", 1, 16u << 20, 16u << 20, 1);
+    size_ok("2^24", 1, 1u << 24, 1u << 24, 1);
+    size_ok("4096x2048", 2, 4096u * 2048, 4096, 2048);
+    size_ok("1000003", 1, 1000003, 1000003, 1);
+    size_ok("4K", 1, 4096, 4096, 1);
+    size_ok("1G", 1, 1ull << 30, 1ull << 30, 1);
+    size_ok("2^62", 1, 1ull << 62, 1ull << 62, 1);
+    size_ok("1kx2^3", 2, 8192, 1024, 8);
+    static const char *bad[] = {
+        "",     "0",           "abc", "12x", "2^99", "x5", "99999999999999999999",  "-5",
+        " 5",   "16MB",        "3^4", "0x5", "5x0",  "2^", "4294967296x4294967296", "16T",
+        "1.5M", "17179869184G"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cg_size z;
+        char err[128] = "";
+        if (cg_size_parse(bad[i], &z, err, sizeof err))
+            fail_msg("'%s' accepted as %llu", bad[i], (unsigned long long)z.n);
+        assert_true(err[0] != 0);
+        assert_int_equal(z.dims, 0);
+    }
+    char buf[32];
+    cg_format_bytes(64.0 * 1024 * 1024, buf, sizeof buf);
+    assert_string_equal(buf, "64.0 MiB");
+    cg_format_bytes(100, buf, sizeof buf);
+    assert_string_equal(buf, "100 B");
+}
+
+/* ---- checks */
+
+static void test_check_float(void **state)
+{
+    (void)state;
+    float want[6] = {1, 2, 3, 4, 5, 100}, got[6];
+    memcpy(got, want, sizeof got);
+    cg_check c;
+    got[2] += 1e-4f;
+    cg_check_float(&c, got, want, 6, 1e-3, 0);
+    assert_true(c.ok);
+    assert_int_equal(c.first_index, -1);
+    assert_string_equal(c.detail, "");
+    assert_int_equal(c.checked, 6);
+    got[3] = 4.5f;
+    got[4] = 6;
+    cg_check_float(&c, got, want, 6, 1e-3, 0);
+    assert_false(c.ok);
+    assert_int_equal(c.first_index, 3);
+    assert_int_equal(c.mismatches, 2);
+    assert_near(c.first_got, 4.5, 0);
+    assert_near(c.max_abs_err, 1, 1e-6);
+    assert_non_null(strstr(c.detail, "element 3"));
+    memcpy(got, want, sizeof got);
+    got[5] = 100.5f; /* within 1% of 100, not within 1e-3 absolute */
+    cg_check_float(&c, got, want, 6, 1e-3, 0.01);
+    assert_true(c.ok);
+    cg_check_float(&c, got, want, 6, 1e-3, 0);
+    assert_false(c.ok);
+    got[5] = NAN;
+    cg_check_float(&c, got, want, 6, 1e9, 1e9);
+    assert_false(c.ok);
+    assert_true(isinf(c.max_abs_err));
+    got[5] = INFINITY;
+    cg_check_float(&c, got, want, 6, 1e9, 1e9);
+    assert_false(c.ok);
+}
+
+static void test_check_exact(void **state)
+{
+    (void)state;
+    uint8_t want[5] = {0, 1, 2, 255, 4}, got[5] = {0, 1, 2, 255, 4};
+    cg_check c;
+    cg_check_u8(&c, got, want, 5);
+    assert_true(c.ok);
+    got[3] = 254;
+    cg_check_u8(&c, got, want, 5);
+    assert_false(c.ok);
+    assert_int_equal(c.first_index, 3);
+    assert_int_equal(c.mismatches, 1);
+    assert_near(c.max_abs_err, 1, 0);
+    cg_check_locate_2d(&c, 2);
+    assert_non_null(strstr(c.detail, "(x=1, y=1)"));
+    uint32_t w32[2] = {7, 1u << 31}, g32[2] = {7, 1u << 31};
+    cg_check_u32(&c, g32, w32, 2);
+    assert_true(c.ok);
+    g32[0] = 8;
+    cg_check_u32(&c, g32, w32, 2);
+    assert_false(c.ok);
+    assert_int_equal(c.first_index, 0);
+}
+
+static void test_check_scalar(void **state)
+{
+    (void)state;
+    cg_check c;
+    cg_check_scalar(&c, 100.01, 100, 0.02);
+    assert_true(c.ok);
+    cg_check_scalar(&c, 117, 100, 0.02);
+    assert_false(c.ok);
+    assert_near(c.max_abs_err, 17, 1e-9);
+    assert_non_null(strstr(c.detail, "got 117"));
+    cg_check_scalar(&c, NAN, 100, 1e9);
+    assert_false(c.ok);
+    cg_check_scalar(&c, -INFINITY, 100, 1e300);
+    assert_false(c.ok);
+}
+
+/* ---- rng */
+
+static void test_rng(void **state)
+{
+    (void)state;
+    cg_rng a, b, c;
+    cg_rng_init(&a, 1);
+    cg_rng_init(&b, 1);
+    cg_rng_init(&c, 2);
+    int differ = 0;
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = cg_rng_next(&a);
+        assert_true(x == cg_rng_next(&b));
+        differ += x != cg_rng_next(&c);
+    }
+    assert_true(differ > 95);
+    double sum = 0;
+    for (int i = 0; i < 100000; i++) {
+        float f = cg_rng_float(&a);
+        assert_true(f >= 0.0f && f < 1.0f);
+        sum += f;
+    }
+    assert_near(sum / 100000, 0.5, 0.01);
+    float v[1000];
+    cg_rng_fill_float(&a, v, 1000, -2, 3);
+    for (int i = 0; i < 1000; i++)
+        assert_true(v[i] >= -2 && v[i] < 3);
+    unsigned char *p = malloc(13), q[13]; /* an odd length: the tail must not write past the end */
+    assert_non_null(p);
+    cg_rng_init(&a, 7);
+    cg_rng_init(&b, 7);
+    cg_rng_fill_bytes(&a, p, 13);
+    cg_rng_fill_bytes(&b, q, 13);
+    assert_memory_equal(p, q, 13);
+    free(p);
+}
+
+/* ---- features, statuses */
+
+static void test_features(void **state)
+{
+    (void)state;
+    unsigned bits = 99;
+    char bad[32] = "";
+    assert_true(cg_feature_parse("images,fp64", &bits, bad, sizeof bad));
+    assert_int_equal(bits, CG_FEAT_IMAGES | CG_FEAT_FP64);
+    assert_true(cg_feature_parse("fp16,nvidia-ptx", &bits, bad, sizeof bad));
+    assert_int_equal(bits, CG_FEAT_FP16 | CG_FEAT_NV_PTX);
+    assert_false(cg_feature_parse("bogus", &bits, bad, sizeof bad));
+    assert_string_equal(bad, "bogus");
+    assert_false(cg_feature_parse("images,fp6", &bits, bad, sizeof bad));
+    assert_string_equal(bad, "fp6");
+    assert_false(cg_feature_parse("images,fp64x", &bits, bad, sizeof bad));
+    assert_string_equal(bad, "fp64x");
+    assert_string_equal(cg_feature_name(CG_FEAT_FP64), "fp64");
+    assert_string_equal(cg_feature_name(CG_FEAT_NV_PTX), "nvidia-ptx");
+    assert_null(cg_feature_name(CG_FEAT_IMAGES | CG_FEAT_FP64));
+}
+
+static void test_status_merge(void **state)
+{
+    (void)state;
+    assert_int_equal(cg_status_merge(CG_OK, CG_OK), CG_OK);
+    assert_int_equal(cg_status_merge(CG_OK, CG_E_VERIFY), CG_E_VERIFY);
+    assert_int_equal(cg_status_merge(CG_E_VERIFY, CG_OK), CG_E_VERIFY);
+    assert_int_equal(cg_status_merge(CG_E_VERIFY, CG_E_RUNTIME), CG_E_RUNTIME); /* the run itself broke */
+    assert_int_equal(cg_status_merge(CG_E_RUNTIME, CG_E_VERIFY), CG_E_RUNTIME);
+    assert_int_equal(cg_status_merge(CG_E_VERIFY, CG_E_IO), CG_E_IO);
+    assert_int_equal(cg_status_merge(CG_E_RUNTIME, CG_E_IO), CG_E_RUNTIME); /* first failure wins */
+    assert_int_equal(cg_status_merge(CG_E_IO, CG_E_RUNTIME), CG_E_IO);
+    assert_int_equal(cg_status_merge(CG_E_NODEVICE, CG_OK), CG_E_NODEVICE);
+}
+
+/* ---- option parser */
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static cg_status parse(int argc, char **argv, cg_opts *o)
+{
+    reset_log();
+    return cg_opts_parse(argc, argv, o);
+}
+
+static void test_opts_run_everything(void **state)
+{
+    (void)state;
+    char *argv[] = {"clgauge",
+                    "run",
+                    "reduction:naive,filter3x3",
+                    "--device",
+                    "0:0",
+                    "--size=16M",
+                    "--runs",
+                    "5",
+                    "--warmup=0",
+                    "--seed",
+                    "18446744073709551615",
+                    "--json",
+                    "a.json",
+                    "--csv=b.csv",
+                    "--input",
+                    "in.png",
+                    "--output",
+                    "out.png",
+                    "--no-cache",
+                    "--cache-dir",
+                    "/c",
+                    "--kernel-dir=/k",
+                    "--mask-features",
+                    "fp64,images",
+                    "--quiet"};
+    cg_opts o;
+    assert_int_equal(parse(ARGC(argv), argv, &o), CG_OK);
+    assert_int_equal(log_lines, 0);
+    assert_int_equal(o.command, CG_CMD_RUN);
+    assert_string_equal(o.targets, "reduction:naive,filter3x3");
+    assert_string_equal(o.device, "0:0");
+    assert_string_equal(o.size, "16M");
+    assert_int_equal(o.runs, 5);
+    assert_int_equal(o.warmup, 0);
+    assert_true(o.seed == UINT64_MAX);
+    assert_string_equal(o.json, "a.json");
+    assert_string_equal(o.csv, "b.csv");
+    assert_string_equal(o.input, "in.png");
+    assert_string_equal(o.output, "out.png");
+    assert_true(o.no_cache && o.quiet && !o.help && !o.version && !o.json_stdout);
+    assert_string_equal(o.cache_dir, "/c");
+    assert_string_equal(o.kernel_dir, "/k");
+    assert_string_equal(o.mask, "fp64,images");
+}
+
+static void test_opts_defaults(void **state)
+{
+    (void)state;
+    char *argv[] = {"clgauge", "run", "all"};
+    cg_opts o;
+    unsetenv("CLGAUGE_DEVICE");
+    assert_int_equal(parse(ARGC(argv), argv, &o), CG_OK);
+    assert_int_equal(o.runs, 10);
+    assert_int_equal(o.warmup, 2);
+    assert_true(o.seed == 1);
+    assert_null(o.device);
+    assert_null(o.size);
+    assert_null(o.json);
+    assert_false(o.no_cache || o.quiet);
+    setenv("CLGAUGE_DEVICE", "gpu", 1);
+    assert_int_equal(parse(ARGC(argv), argv, &o), CG_OK);
+    assert_string_equal(o.device, "gpu");
+    char *over[] = {"clgauge", "run", "all", "--device", "cpu"};
+    assert_int_equal(parse(ARGC(over), over, &o), CG_OK);
+    assert_string_equal(o.device, "cpu");
+    unsetenv("CLGAUGE_DEVICE");
+    char *none[] = {"clgauge"};
+    assert_int_equal(parse(1, none, &o), CG_OK);
+    assert_true(o.help);
+    char *ver[] = {"clgauge", "--version"};
+    assert_int_equal(parse(2, ver, &o), CG_OK);
+    assert_true(o.version);
+    char *dev[] = {"clgauge", "devices", "--json"};
+    assert_int_equal(parse(3, dev, &o), CG_OK);
+    assert_int_equal(o.command, CG_CMD_DEVICES);
+    assert_true(o.json_stdout);
+    char *help[] = {"clgauge", "help", "run"};
+    assert_int_equal(parse(3, help, &o), CG_OK);
+    assert_int_equal(o.command, CG_CMD_HELP);
+    assert_string_equal(o.targets, "run");
+    char *runhelp[] = {"clgauge", "run", "--help"};
+    assert_int_equal(parse(3, runhelp, &o), CG_OK);
+    assert_true(o.help);
+}
+
+/* Each row: the arguments after "clgauge" (NULL-terminated) and what the one logged line must contain. */
+static const struct {
+    const char *args[5], *msg;
+} bad_args[] = {
+    {{"run", "all", "--frob"}, "unknown option '--frob'"},
+    {{"run", "all", "--frob=1"}, "unknown option '--frob'"},
+    {{"devices", "--size", "4"}, "unknown option '--size'"},
+    {{"run", "all", "--runs"}, "--runs needs a value"},
+    {{"run", "all", "--json="}, "non-empty"},
+    {{"run", "--runs", "3"}, "run needs workloads"},
+    {{"run", "all", "--runs", "0"}, "--runs expects a whole number from 1"},
+    {{"run", "all", "--runs=-3"}, "'-3'"},
+    {{"run", "all", "--runs", "1000001"}, "--runs"},
+    {{"run", "all", "--warmup", "x"}, "--warmup"},
+    {{"run", "all", "--seed", "18446744073709551616"}, "--seed"},
+    {{"run", "all", "--seed", "-1"}, "--seed"},
+    {{"run", "all", "--no-cache=yes"}, "takes no value"},
+    {{"frob"}, "unknown command 'frob'"},
+    {{"run", "all", "more"}, "unexpected argument 'more'"},
+};
+
+static void test_opts_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_args / sizeof bad_args[0]; i++) {
+        char *argv[6] = {"clgauge"};
+        int argc = 1;
+        while (argc < 6 && bad_args[i].args[argc - 1])
+            argv[argc] = (char *)bad_args[i].args[argc - 1], argc++;
+        cg_opts o;
+        assert_int_equal(parse(argc, argv, &o), CG_E_USAGE);
+        assert_int_equal(log_lines, 1);
+        if (!strstr(last_line, bad_args[i].msg))
+            fail_msg("%s %s: '%s' does not contain '%s'", argv[1], argv[argc - 1], last_line,
+                     bad_args[i].msg);
+    }
+}
+
+int main(void)
+{
+    cg_log_set_sink(record, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_odd_with_outlier),
+        cmocka_unit_test(test_stats_even),
+        cmocka_unit_test(test_stats_small_and_flat),
+        cmocka_unit_test(test_cache_key),
+        cmocka_unit_test_setup_teardown(test_cache_file, make_tmpdir, remove_tmpdir),
+        cmocka_unit_test(test_cl_strerror),
+        cmocka_unit_test(test_size_parse),
+        cmocka_unit_test(test_check_float),
+        cmocka_unit_test(test_check_exact),
+        cmocka_unit_test(test_check_scalar),
+        cmocka_unit_test(test_rng),
+        cmocka_unit_test(test_features),
+        cmocka_unit_test(test_status_merge),
+        cmocka_unit_test(test_opts_run_everything),
+        cmocka_unit_test(test_opts_defaults),
+        cmocka_unit_test(test_opts_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
