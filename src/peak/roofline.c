@@ -46,8 +46,8 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
     cl_kernel kc = NULL, kr = NULL, kq = NULL, km = NULL;
     cl_mem a = NULL, b = NULL;
     bool gpu = ctx->dev->type & CL_DEVICE_TYPE_GPU;
-    size_t bytes = gpu ? (size_t)256 << 20 : (size_t)32 << 20;
-    while (bytes > ctx->dev->max_alloc / 2)
+    size_t bytes = gpu ? (size_t)1 << 30 : (size_t)32 << 20;
+    while (bytes > ctx->dev->max_alloc / 2 || bytes > ctx->dev->global_mem / 4)
         bytes /= 2;
     size_t n4 = bytes / 16, mad_items = gpu ? (size_t)1 << 19 : (size_t)1 << 12;
     /* enough work-items to fill the device a few times over, each reading many float4s */

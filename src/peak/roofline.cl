@@ -6,22 +6,26 @@ __kernel void copy4(__global const float4 *restrict in, __global float4 *restric
     out[i] = in[i];
 }
 
-/* Grid-stride read of n4 float4s with four independent accumulators, so that four 16-byte loads per
+/* Grid-stride read of n4 float4s with eight independent accumulators, so that eight 16-byte loads per
  * work-item are in flight; each step's loads are a whole grid apart, so every load is coalesced. Each
  * work-item writes one float (so the compiler cannot drop the loads; under 0.1% of the bytes read). */
 __kernel void read4(__global const float4 *restrict in, __global float *restrict out, uint n4)
 {
     uint g = get_global_size(0), i = get_global_id(0);
-    float4 a = (float4)(0.0f), b = a, c = a, d = a;
-    for (; i + 3 * g < n4; i += 4 * g) {
+    float4 a = (float4)(0.0f), b = a, c = a, d = a, e = a, f = a, h = a, k = a;
+    for (; i + 7 * g < n4; i += 8 * g) {
         a += in[i];
         b += in[i + g];
         c += in[i + 2 * g];
         d += in[i + 3 * g];
+        e += in[i + 4 * g];
+        f += in[i + 5 * g];
+        h += in[i + 6 * g];
+        k += in[i + 7 * g];
     }
     for (; i < n4; i += g)
         a += in[i];
-    a += b + c + d;
+    a += b + c + d + e + f + h + k;
     out[get_global_id(0)] = a.x + a.y + a.z + a.w;
 }
 
