@@ -54,7 +54,7 @@ static const struct {
     unsigned bit;
     const char *name, *fix;
 } warnings[CG_WARN_COUNT] = {
-    {CG_WARN_HIGH_CV, "high_cv", "timings vary: close other GPU programs, or raise --runs"},
+    {CG_WARN_HIGH_CV, "high_cv", "timings vary: close other programs using the device, or raise --runs"},
     {CG_WARN_TOO_SHORT, "too_short", "median under 20 us: launch overhead dominates; raise --size"},
     {CG_WARN_OUTLIERS, "outliers",
      "outliers among the runs: a background task interfered; rerun or raise --runs"},

@@ -407,7 +407,7 @@ static void test_text(void **state)
         "+-12.3",
         "filter3x3:u8-img unsupported: device lacks images",
         "reduction:local wrong_result: 3 mismatches, first at 17",
-        "Warning: reduction:naive: timings vary (CV 12.3%): close other GPU programs, or raise --runs",
+        "Warning: reduction:naive: timings vary (CV 12.3%): close other programs using the device, or raise --runs",
         "Warning: reduction:naive: outliers among the runs (2 of 10 runs): ",
         "reduction: R: 4 B/elem read once",
         "copy 100 GB/s",
