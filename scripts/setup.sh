@@ -7,7 +7,7 @@ build=${1:-build}
 shift || true
 
 pkgs=(gcc make cmake pkg-config git ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libcjson-dev
-      libxxhash-dev libpng-dev libcmocka-dev python3)
+      libxxhash-dev libpng-dev libcmocka-dev python3 gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

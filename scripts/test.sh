@@ -6,6 +6,19 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 scripts/setup.sh build
+
+# Test-only packages: Chromium, in which tests/cli/test_html_browser.sh loads the HTML report (required from here
+# on: the test fails instead of skipping when it is missing).
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test.sh: chromium is missing; run as root or: sudo apt-get install chromium" >&2
+    exit 1
+  fi
+  echo "test.sh: installing chromium (for the HTML report's browser test)" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+export CLGAUGE_REQUIRE_BROWSER=1
 (cd build && ctest --output-on-failure -j"$jobs")
 
 # Sanitized build: the OpenCL runtime (PoCL, LLVM) is not built with ASan, so its own allocations are kept out

@@ -21,12 +21,10 @@ static void sink(cg_log_level level, const char *msg, void *user)
         fprintf(stderr, "clgauge: warning: %s\n", msg);
         break;
     case CG_LOG_INFO:
-        if (!c->quiet)
-            fprintf(stderr, "clgauge: %s\n", msg);
+        if (!c->quiet) fprintf(stderr, "clgauge: %s\n", msg);
         break;
     case CG_LOG_DEBUG:
-        if (c->debug)
-            fprintf(stderr, "clgauge: debug: %s\n", msg);
+        if (c->debug) fprintf(stderr, "clgauge: debug: %s\n", msg);
         break;
     }
 }
@@ -37,8 +35,7 @@ int main(int argc, char **argv)
     cg_log_set_sink(sink, &cfg);
     cg_opts o;
     cg_status st = cg_opts_parse(argc, argv, &o);
-    if (st != CG_OK)
-        return st;
+    if (st != CG_OK) return st;
     cfg.quiet = o.quiet;
     if (o.version) {
         printf("clgauge %s (git %s)\n", CLGAUGE_VERSION, CLGAUGE_GIT);
@@ -49,8 +46,7 @@ int main(int argc, char **argv)
         if (c == CG_CMD_HELP && o.targets) {
             cg_opts tmp;
             char *args[] = {argv[0], (char *)o.targets, "--help"};
-            if (cg_opts_parse(3, args, &tmp) != CG_OK)
-                return CG_E_USAGE;
+            if (cg_opts_parse(3, args, &tmp) != CG_OK) return CG_E_USAGE;
             c = tmp.command;
         }
         cg_opts_help(c, stdout);
@@ -65,6 +61,15 @@ int main(int argc, char **argv)
         break;
     case CG_CMD_RUN:
         st = cg_cmd_run(&o, argc, argv, stdout);
+        break;
+    case CG_CMD_PEAK:
+        st = cg_cmd_peak(&o, argc, argv, stdout);
+        break;
+    case CG_CMD_REPORT:
+        st = cg_cmd_report(&o, argc, argv, stdout);
+        break;
+    case CG_CMD_COMPARE:
+        st = cg_cmd_compare(&o, stdout);
         break;
     default:
         break;

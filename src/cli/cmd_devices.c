@@ -52,8 +52,7 @@ cg_status cg_cmd_devices(const cg_opts *o, FILE *out)
 {
     cg_device_list l;
     cg_status st = cg_device_list_init(&l);
-    if (st != CG_OK)
-        return st;
+    if (st != CG_OK) return st;
     cJSON *arr = o->json_stdout ? cJSON_CreateArray() : NULL;
     for (size_t i = 0; i < l.n; i++) {
         cg_device_probe_fp16(&l.dev[i]);
@@ -64,8 +63,7 @@ cg_status cg_cmd_devices(const cg_opts *o, FILE *out)
     }
     if (arr) {
         char *s = cJSON_Print(arr);
-        if (s)
-            fprintf(out, "%s\n", s);
+        if (s) fprintf(out, "%s\n", s);
         free(s);
         cJSON_Delete(arr);
     }

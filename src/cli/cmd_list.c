@@ -15,8 +15,7 @@ static void needs_text(unsigned needs, char *buf, size_t len)
 
 cg_status cg_cmd_list(const cg_opts *o, FILE *out)
 {
-    if (o->quiet)
-        return CG_OK;
+    if (o->quiet) return CG_OK;
     for (size_t i = 0; i < cg_nworkloads; i++) {
         const cg_workload *w = cg_workloads[i];
         fprintf(out, "%s: %s\n  --size: %s\n", w->name, w->summary, w->size_help);

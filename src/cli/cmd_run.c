@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/estimate.h"
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
@@ -17,8 +18,7 @@
 /* Fails early (before any run) when an output file cannot be created: exit 5 with the path named. */
 static cg_status check_writable(const char *flag, const char *path)
 {
-    if (!path || !strcmp(path, "-"))
-        return CG_OK;
+    if (!path || !strcmp(path, "-")) return CG_OK;
     bool existed = access(path, F_OK) == 0;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) {
@@ -26,15 +26,13 @@ static cg_status check_writable(const char *flag, const char *path)
         return CG_E_IO;
     }
     close(fd);
-    if (!existed)
-        unlink(path);
+    if (!existed) unlink(path);
     return CG_OK;
 }
 
 static void progress(const char *workload, const char *rung, size_t i, size_t n, void *user)
 {
-    if (user)
-        fprintf(stderr, "\r\033[K[%zu/%zu] %s:%s ...", i, n, workload, rung);
+    if (user) fprintf(stderr, "\r\033[K[%zu/%zu] %s:%s ...", i, n, workload, rung);
 }
 
 static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
@@ -47,8 +45,8 @@ static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int 
     strftime(rep->time_utc, sizeof rep->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     size_t used = 0;
     for (int i = 0; i < argc && used < sizeof rep->command_line; i++)
-        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s", i ? " " : "",
-                                 argv[i]);
+        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s",
+                                 i ? " " : "", argv[i]);
     cg_report_device *rd = &rep->device;
     snprintf(rd->platform, sizeof rd->platform, "%s", d->platform_name);
     snprintf(rd->platform_version, sizeof rd->platform_version, "%s", d->platform_version);
@@ -86,7 +84,14 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     for (size_t w = 0; w < cg_nworkloads; w++)
         pictures |= t->any[w] && cg_workloads[w]->takes_images_io;
     if ((o->input || o->output) && !pictures) {
-        CG_ERROR("--input/--output apply to picture workloads (filter3x3) only; add filter3x3 to the run");
+        CG_ERROR("--input/--output apply to picture workloads (filter3x3, blur) only; add one to the run");
+        return CG_E_USAGE;
+    }
+    bool estimates = false;
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        estimates |= t->any[w] && cg_workloads[w]->estimate;
+    if (o->estimate && !estimates) {
+        CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
         return CG_E_USAGE;
     }
     ro->seed = o->seed;
@@ -94,19 +99,22 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     ro->warmup = o->warmup;
     ro->input = o->input;
     ro->output = o->output;
+    ro->sigma = o->sigma;
+    ro->estimate = o->estimate;
     cg_status st = check_writable("--json", o->json);
-    if (st == CG_OK)
-        st = check_writable("--csv", o->csv);
-    if (st == CG_OK)
-        st = check_writable("--output", o->output);
+    if (st == CG_OK) st = check_writable("--csv", o->csv);
+    if (st == CG_OK) st = check_writable("--output", o->output);
+    if (st == CG_OK) st = cg_cmd_html_check(o->html);
     return st;
 }
 
 static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
 {
     cg_status st = CG_OK;
-    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
+    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")) &&
+        !(o->html && !strcmp(o->html, "-")))
         cg_report_text(rep, out);
+    if (!o->quiet && o->estimate) cg_estimates_print(rep, o->sigma, out);
     if (o->json && cg_report_json(rep, o->json) != 0) {
         CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
         st = CG_E_IO;
@@ -115,6 +123,7 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
         CG_ERROR("cannot write --csv file %s: %s", o->csv, strerror(errno));
         st = CG_E_IO;
     }
+    if (o->html) st = cg_status_merge(st, cg_cmd_html_write(&rep, 1, o->html, rep->command_line));
     return st;
 }
 
@@ -122,27 +131,28 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
                              cg_report *rep)
 {
     cg_roofline roof;
-    cg_ctx builtin = *ctx; /* --kernel-dir is for the workloads' kernels: the roofline uses its built-in copy */
+    cg_ctx builtin =
+        *ctx; /* --kernel-dir is for the workloads' kernels: the roofline uses its built-in copy */
     builtin.kernel_dir = NULL;
     cg_status st = cg_roofline_get(&builtin, o->no_cache, &roof);
-    if (st != CG_OK)
-        return st;
+    if (st != CG_OK) return st;
     rep->copy_gbps = roof.copy_gbps;
     rep->read_gbps = roof.read_gbps;
     rep->mad_gflops = roof.mad_gflops;
-    snprintf(rep->roofline_source, sizeof rep->roofline_source, "%s", roof.from_cache ? "cache" : "measured");
+    snprintf(rep->roofline_source, sizeof rep->roofline_source, "%s",
+             roof.from_cache ? (roof.full ? "peak cache" : "cache") : "measured");
     cg_ceilings ceil = {roof.copy_gbps, roof.read_gbps, roof.mad_gflops};
     bool tty = !o->quiet && isatty(STDERR_FILENO);
     for (size_t w = 0; w < cg_nworkloads; w++) {
-        if (!t->any[w])
-            continue;
-        cg_status s = cg_runner_run(ctx, cg_workloads[w], t->rung[w], ro, &ceil, rep, progress, tty ? rep : NULL);
+        if (!t->any[w]) continue;
+        cg_status s =
+            cg_runner_run(ctx, cg_workloads[w], t->rung[w], ro, &ceil, rep, progress, tty ? rep : NULL);
         st = cg_status_merge(st, s);
         if (s == CG_E_USAGE || s == CG_E_IO)
-            break; /* setup refused the options: the other ladders would refuse them too, or the user must fix */
+            break; /* setup refused the options: the other ladders would refuse them too, or the user must fix
+                    */
     }
-    if (tty)
-        fprintf(stderr, "\r\033[K");
+    if (tty) fprintf(stderr, "\r\033[K");
     return st;
 }
 
@@ -152,25 +162,19 @@ cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_run_opts ro;
     unsigned mask = 0;
     cg_status st = cg_targets_parse(o->targets, &t);
-    if (st == CG_OK)
-        st = check_run_opts(o, &t, &ro, &mask);
-    if (st != CG_OK)
-        return st;
+    if (st == CG_OK) st = check_run_opts(o, &t, &ro, &mask);
+    if (st != CG_OK) return st;
     cg_device_list l;
-    if ((st = cg_device_list_init(&l)) != CG_OK)
-        return st;
+    if ((st = cg_device_list_init(&l)) != CG_OK) return st;
     const cg_device *dev;
     cg_ctx ctx;
     cg_report rep;
     cg_report_init(&rep);
-    if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK)
-        goto out_list;
-    if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK)
-        goto out_list;
+    if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
+    if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
     st = run_ladders(&ctx, o, &t, &ro, &rep);
-    if (rep.n > 0)
-        st = cg_status_merge(st, write_reports(o, &rep, out));
+    if (rep.n > 0) st = cg_status_merge(st, write_reports(o, &rep, out));
     cg_ctx_fini(&ctx);
 out_list:
     cg_report_fini(&rep);

@@ -9,5 +9,16 @@ cg_status cg_cmd_devices(const cg_opts *o, FILE *out);
 cg_status cg_cmd_list(const cg_opts *o, FILE *out);
 /* argc/argv are recorded in the report's command line. */
 cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out);
+/* `clgauge peak`: the device's ceilings; a full run also becomes the roofline that `run` uses. */
+cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out);
+/* report: text tables of saved runs, or --html. compare: two saved runs (exit 3 on a regression). */
+cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out);
+cg_status cg_cmd_compare(const cg_opts *o, FILE *out);
+/* --html, shared by run and report: the early check (gnuplot on PATH: else exit 4; PATH writable: else 5) and
+ * the writing of the page (CG_E_IO when the file cannot be written, CG_E_RUNTIME when gnuplot fails). */
+cg_status cg_cmd_html_check(const char *path);
+struct cg_report;
+cg_status cg_cmd_html_write(const struct cg_report *const *runs, size_t n, const char *path,
+                            const char *command_line);
 
 #endif

@@ -6,7 +6,16 @@
 #include <stdint.h>
 #include "core/status.h"
 
-typedef enum cg_command { CG_CMD_NONE, CG_CMD_DEVICES, CG_CMD_LIST, CG_CMD_RUN, CG_CMD_HELP } cg_command;
+typedef enum cg_command {
+    CG_CMD_NONE,
+    CG_CMD_DEVICES,
+    CG_CMD_LIST,
+    CG_CMD_RUN,
+    CG_CMD_PEAK,
+    CG_CMD_REPORT,
+    CG_CMD_COMPARE,
+    CG_CMD_HELP
+} cg_command;
 
 typedef struct cg_opts {
     cg_command command;
@@ -19,6 +28,15 @@ typedef struct cg_opts {
     bool json_stdout; /* devices --json */
     bool no_cache, quiet, help, version;
     const char *kernel_dir, *cache_dir, *input, *output, *mask;
+    double sigma;          /* run --sigma (blur); 0: not given */
+    bool estimate;         /* run --estimate */
+    const char *only;      /* peak --only */
+    bool quick;            /* peak --quick */
+    double max_time;       /* peak --max-time (seconds per figure) */
+    const char *html;      /* run, report --html */
+    double threshold;      /* compare --threshold, percent (default 5) */
+    const char *files[16]; /* report, compare: the run files (JSON) */
+    int nfiles;
 } cg_opts;
 
 /* Parses argv into o (defaults first). On a usage error logs one line and returns CG_E_USAGE. */

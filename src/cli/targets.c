@@ -20,8 +20,7 @@ static cg_status add_one(const char *item, size_t len, cg_targets *t)
     char name[128], names[512];
     snprintf(name, sizeof name, "%.*s", (int)len, item);
     char *colon = strchr(name, ':');
-    if (colon)
-        *colon++ = 0;
+    if (colon) *colon++ = 0;
     if (!strcmp(name, "all") && !colon) {
         for (size_t w = 0; w < cg_nworkloads; w++) {
             t->any[w] = true;
@@ -41,8 +40,7 @@ static cg_status add_one(const char *item, size_t len, cg_targets *t)
     const cg_workload *wl = cg_workloads[w];
     t->any[w] = true;
     for (size_t r = 0; r < wl->n_rungs; r++)
-        if (!colon || !strcmp(wl->rungs[r].name, colon))
-            t->rung[w][r] = true;
+        if (!colon || !strcmp(wl->rungs[r].name, colon)) t->rung[w][r] = true;
     if (colon && !cg_workload_rung(wl, colon)) {
         join_names(names, sizeof names, wl);
         CG_ERROR("unknown rung '%s' of %s; its rungs: %s", colon, name, names);
@@ -66,8 +64,7 @@ cg_status cg_targets_parse(const char *spec, cg_targets *t)
             return CG_E_USAGE;
         }
         cg_status st = add_one(p, len, t);
-        if (st != CG_OK)
-            return st;
+        if (st != CG_OK) return st;
         p += len + (p[len] == ',');
     }
     return CG_OK;

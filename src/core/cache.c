@@ -1,5 +1,6 @@
 /* The program-binary cache file format and key (see the contract in program.h).
- * Layout: "CLGCACHE" (8 bytes) | format version u32 | key hi u64 | key lo u64 | size u64 | binary | XXH64(binary). */
+ * Layout: "CLGCACHE" (8 bytes) | format version u32 | key hi u64 | key lo u64 | size u64 | binary |
+ * XXH64(binary). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +16,15 @@ static void feed(XXH3_state_t *s, const char *field)
     /* length-prefixed, so that ("ab","c") and ("a","bc") differ */
     uint64_t n = field ? strlen(field) : 0;
     XXH3_128bits_update(s, &n, sizeof n);
-    if (n)
-        XXH3_128bits_update(s, field, n);
+    if (n) XXH3_128bits_update(s, field, n);
 }
 
-cg_cache_key cg_cache_key_make(const char *source, const char *options, const char *platform, const char *device,
-                               const char *driver)
+cg_cache_key cg_cache_key_make(const char *source, const char *options, const char *platform,
+                               const char *device, const char *driver)
 {
     XXH3_state_t *s = XXH3_createState();
     cg_cache_key k = {0, 0};
-    if (!s)
-        return k;
+    if (!s) return k;
     XXH3_128bits_reset(s);
     uint32_t v = CG_CACHE_FORMAT_VERSION;
     XXH3_128bits_update(s, &v, sizeof v);
@@ -51,18 +50,15 @@ bool cg_cache_store(const char *path, cg_cache_key k, const unsigned char *bin, 
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return false;
+    if (!f) return false;
     uint32_t v = CG_CACHE_FORMAT_VERSION;
     uint64_t size = n, sum = XXH64(bin, n, 0);
     bool ok = fwrite(magic, 8, 1, f) == 1 && fwrite(&v, sizeof v, 1, f) == 1 && fwrite(&k.hi, 8, 1, f) == 1 &&
-              fwrite(&k.lo, 8, 1, f) == 1 && fwrite(&size, 8, 1, f) == 1 && (n == 0 || fwrite(bin, n, 1, f) == 1) &&
-              fwrite(&sum, 8, 1, f) == 1;
+              fwrite(&k.lo, 8, 1, f) == 1 && fwrite(&size, 8, 1, f) == 1 &&
+              (n == 0 || fwrite(bin, n, 1, f) == 1) && fwrite(&sum, 8, 1, f) == 1;
     ok = (fclose(f) == 0) && ok;
-    if (ok)
-        ok = rename(tmp, path) == 0;
-    if (!ok)
-        remove(tmp);
+    if (ok) ok = rename(tmp, path) == 0;
+    if (!ok) remove(tmp);
     return ok;
 }
 
@@ -77,8 +73,7 @@ bool cg_cache_load(const char *path, cg_cache_key k, unsigned char **bin, size_t
     *bin = NULL;
     *n = 0;
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(why, whylen, errno == ENOENT ? "missing" : strerror(errno));
+    if (!f) return fail(why, whylen, errno == ENOENT ? "missing" : strerror(errno));
     char m[8];
     uint32_t v = 0;
     uint64_t hi = 0, lo = 0, size = 0, sum = 0;

@@ -25,23 +25,22 @@ static void finish(cg_check *c)
 {
     c->ok = c->mismatches == 0;
     if (!c->ok)
-        snprintf(c->detail, sizeof c->detail, "%zu of %zu elements wrong; first: element %lld got %.9g, want %.9g",
-                 c->mismatches, c->checked, c->first_index, c->first_got, c->first_want);
+        snprintf(c->detail, sizeof c->detail,
+                 "%zu of %zu elements wrong; first: element %lld got %.9g, want %.9g", c->mismatches,
+                 c->checked, c->first_index, c->first_got, c->first_want);
 }
 
-void cg_check_float(cg_check *c, const float *got, const float *want, size_t n, double abs_tol, double rel_tol)
+void cg_check_float(cg_check *c, const float *got, const float *want, size_t n, double abs_tol,
+                    double rel_tol)
 {
     begin(c, n, abs_tol);
     for (size_t i = 0; i < n; i++) {
         double g = got[i], w = want[i];
         double err = isfinite(g) ? fabs(g - w) : INFINITY;
         double rel = err / fmax(fabs(w), 1e-30);
-        if (err > c->max_abs_err)
-            c->max_abs_err = err;
-        if (rel > c->max_rel_err)
-            c->max_rel_err = rel;
-        if (!(err <= abs_tol + rel_tol * fabs(w)))
-            mismatch(c, i, g, w);
+        if (err > c->max_abs_err) c->max_abs_err = err;
+        if (rel > c->max_rel_err) c->max_rel_err = rel;
+        if (!(err <= abs_tol + rel_tol * fabs(w))) mismatch(c, i, g, w);
     }
     finish(c);
 }
@@ -51,13 +50,10 @@ void cg_check_float(cg_check *c, const float *got, const float *want, size_t n, 
         begin(c, n, 0);                                                                                      \
         for (size_t i = 0; i < (n); i++) {                                                                   \
             double err = fabs((double)(got)[i] - (double)(want)[i]);                                         \
-            if (err > (c)->max_abs_err)                                                                      \
-                (c)->max_abs_err = err;                                                                      \
-            if ((got)[i] != (want)[i])                                                                       \
-                mismatch(c, i, (got)[i], (want)[i]);                                                         \
+            if (err > (c)->max_abs_err) (c)->max_abs_err = err;                                              \
+            if ((got)[i] != (want)[i]) mismatch(c, i, (got)[i], (want)[i]);                                  \
         }                                                                                                    \
-        if ((c)->max_abs_err > 0)                                                                            \
-            (c)->max_rel_err = 1;                                                                            \
+        if ((c)->max_abs_err > 0) (c)->max_rel_err = 1;                                                      \
         finish(c);                                                                                           \
     } while (0)
 
@@ -77,19 +73,18 @@ void cg_check_scalar(cg_check *c, double got, double want, double abs_tol)
     double err = isfinite(got) ? fabs(got - want) : INFINITY;
     c->max_abs_err = err;
     c->max_rel_err = err / fmax(fabs(want), 1e-30);
-    if (!(err <= abs_tol))
-        mismatch(c, 0, got, want);
+    if (!(err <= abs_tol)) mismatch(c, 0, got, want);
     finish(c);
     if (!c->ok)
-        snprintf(c->detail, sizeof c->detail, "got %.9g, want %.9g (error %.3g > tolerance %.3g)", got, want, err,
-                 abs_tol);
+        snprintf(c->detail, sizeof c->detail, "got %.9g, want %.9g (error %.3g > tolerance %.3g)", got, want,
+                 err, abs_tol);
 }
 
 void cg_check_locate_2d(cg_check *c, size_t width)
 {
-    if (c->ok || c->first_index < 0 || width == 0)
-        return;
+    if (c->ok || c->first_index < 0 || width == 0) return;
     size_t i = (size_t)c->first_index;
-    snprintf(c->detail, sizeof c->detail, "%zu of %zu pixels wrong; first: (x=%zu, y=%zu) got %.9g, want %.9g",
-             c->mismatches, c->checked, i % width, i / width, c->first_got, c->first_want);
+    snprintf(c->detail, sizeof c->detail,
+             "%zu of %zu pixels wrong; first: (x=%zu, y=%zu) got %.9g, want %.9g", c->mismatches, c->checked,
+             i % width, i / width, c->first_got, c->first_want);
 }

@@ -33,17 +33,14 @@ cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const ch
     CG_TRY_OBJ(c->context, clCreateContext(props, 1, &dev->id, NULL, NULL, CG_ERRP));
     CG_TRY_OBJ(c->queue, clCreateCommandQueue(c->context, dev->id, CL_QUEUE_PROFILING_ENABLE, CG_ERRP));
 out:
-    if (st != CG_OK)
-        cg_ctx_fini(c);
+    if (st != CG_OK) cg_ctx_fini(c);
     return st;
 }
 
 void cg_ctx_fini(cg_ctx *c)
 {
-    if (c->queue)
-        clReleaseCommandQueue(c->queue);
-    if (c->context)
-        clReleaseContext(c->context);
+    if (c->queue) clReleaseCommandQueue(c->queue);
+    if (c->context) clReleaseContext(c->context);
     c->queue = NULL;
     c->context = NULL;
 }

@@ -12,8 +12,7 @@ static const char *const feature_names[CG_FEAT_COUNT] = {"images", "fp64", "fp16
 const char *cg_feature_name(unsigned bit)
 {
     for (unsigned i = 0; i < CG_FEAT_COUNT; i++)
-        if (bit == 1u << i)
-            return feature_names[i];
+        if (bit == 1u << i) return feature_names[i];
     return NULL;
 }
 
@@ -38,14 +37,10 @@ bool cg_feature_parse(const char *list, unsigned *bits, char *bad, size_t badlen
 
 const char *cg_device_type_name(cl_device_type t)
 {
-    if (t & CL_DEVICE_TYPE_GPU)
-        return "GPU";
-    if (t & CL_DEVICE_TYPE_CPU)
-        return "CPU";
-    if (t & CL_DEVICE_TYPE_ACCELERATOR)
-        return "ACCELERATOR";
-    if (t & CL_DEVICE_TYPE_DEFAULT)
-        return "DEFAULT";
+    if (t & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR) return "ACCELERATOR";
+    if (t & CL_DEVICE_TYPE_DEFAULT) return "DEFAULT";
     return "OTHER";
 }
 
@@ -57,29 +52,25 @@ const char *cg_fp16_name(cg_fp16_support s)
 
 static void info_str(cl_device_id d, cl_device_info p, char *buf, size_t len)
 {
-    if (clGetDeviceInfo(d, p, len, buf, NULL) != CL_SUCCESS)
-        snprintf(buf, len, "?");
+    if (clGetDeviceInfo(d, p, len, buf, NULL) != CL_SUCCESS) snprintf(buf, len, "?");
     buf[len - 1] = 0;
 }
 
 static void plat_str(cl_platform_id pl, cl_platform_info p, char *buf, size_t len)
 {
-    if (clGetPlatformInfo(pl, p, len, buf, NULL) != CL_SUCCESS)
-        snprintf(buf, len, "?");
+    if (clGetPlatformInfo(pl, p, len, buf, NULL) != CL_SUCCESS) snprintf(buf, len, "?");
     buf[len - 1] = 0;
 }
 
 #define INFO_NUM(d, p, var)                                                                                  \
     do {                                                                                                     \
-        if (clGetDeviceInfo(d, p, sizeof(var), &(var), NULL) != CL_SUCCESS)                                  \
-            (var) = 0;                                                                                       \
+        if (clGetDeviceInfo(d, p, sizeof(var), &(var), NULL) != CL_SUCCESS) (var) = 0;                       \
     } while (0)
 
 static bool has_extension(cl_device_id d, const char *ext)
 {
     size_t n = 0;
-    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0)
-        return false;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0) return false;
     char *s = malloc(n + 1);
     bool found = false;
     if (s && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, s, NULL) == CL_SUCCESS) {
@@ -118,20 +109,19 @@ static void fill_device(cg_device *d)
     d->fp64 = fp64 != 0 || has_extension(id, "cl_khr_fp64");
     d->fp16 = CG_FP16_UNKNOWN;
     d->nvidia = strstr(d->platform_name, "NVIDIA") != NULL || strstr(d->platform_vendor, "NVIDIA") != NULL;
-    d->features = (d->images ? CG_FEAT_IMAGES : 0) | (d->fp64 ? CG_FEAT_FP64 : 0) | (d->nvidia ? CG_FEAT_NV_PTX : 0);
+    d->features =
+        (d->images ? CG_FEAT_IMAGES : 0) | (d->fp64 ? CG_FEAT_FP64 : 0) | (d->nvidia ? CG_FEAT_NV_PTX : 0);
 }
 
 static cg_status add_platform(cg_device_list *l, cl_platform_id pl, unsigned pidx)
 {
     cl_uint nd = 0;
     cl_int err = clGetDeviceIDs(pl, CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
-    if (err == CL_DEVICE_NOT_FOUND || nd == 0)
-        return CG_OK;
+    if (err == CL_DEVICE_NOT_FOUND || nd == 0) return CG_OK;
     cg_status st = CG_OK;
     cl_device_id *ids = malloc(nd * sizeof *ids);
     cg_device *grown = realloc(l->dev, (l->n + nd) * sizeof *grown);
-    if (grown)
-        l->dev = grown;
+    if (grown) l->dev = grown;
     CG_FAIL_IF(!ids || !grown, CG_E_RUNTIME, "out of host memory listing devices");
     CG_TRY(clGetDeviceIDs(pl, CL_DEVICE_TYPE_ALL, nd, ids, NULL));
     for (cl_uint i = 0; i < nd; i++) {
@@ -173,8 +163,7 @@ cg_status cg_device_list_init(cg_device_list *l)
                "for the CPU");
 out:
     free(pl);
-    if (st != CG_OK)
-        cg_device_list_fini(l);
+    if (st != CG_OK) cg_device_list_fini(l);
     return st;
 }
 

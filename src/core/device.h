@@ -21,7 +21,12 @@ const char *cg_feature_name(unsigned bit);
 /* Parses "images,fp64" into bits; returns false (and sets *bad to the first unknown word) on error. */
 bool cg_feature_parse(const char *list, unsigned *bits, char *bad, size_t badlen);
 
-typedef enum cg_fp16_support { CG_FP16_UNKNOWN, CG_FP16_NO, CG_FP16_LISTED, CG_FP16_COMPILES } cg_fp16_support;
+typedef enum cg_fp16_support {
+    CG_FP16_UNKNOWN,
+    CG_FP16_NO,
+    CG_FP16_LISTED,
+    CG_FP16_COMPILES
+} cg_fp16_support;
 
 typedef struct cg_device {
     cl_platform_id platform;
@@ -49,8 +54,8 @@ typedef struct cg_device_list {
 cg_status cg_device_list_init(cg_device_list *l);
 void cg_device_list_fini(cg_device_list *l);
 
-/* Selects by "P:D", "gpu", "cpu", "accelerator", or a case-insensitive substring of the device name; NULL or ""
- * picks the first GPU, else the first device. CG_E_NODEVICE with a line listing what exists when nothing
+/* Selects by "P:D", "gpu", "cpu", "accelerator", or a case-insensitive substring of the device name; NULL or
+ * "" picks the first GPU, else the first device. CG_E_NODEVICE with a line listing what exists when nothing
  * matches; CG_E_USAGE for a malformed "P:D". */
 cg_status cg_device_select(const cg_device_list *l, const char *sel, const cg_device **out);
 
@@ -68,8 +73,8 @@ typedef struct cg_device_prop {
     const char *key;   /* JSON key: "compute_units" */
     const char *label; /* text label: "Compute units" */
     cg_prop_kind kind;
-    const char *(*str)(const cg_device *d);           /* for CG_PROP_STR */
-    unsigned long long (*num)(const cg_device *d);   /* for UINT, BYTES, BOOL */
+    const char *(*str)(const cg_device *d);        /* for CG_PROP_STR */
+    unsigned long long (*num)(const cg_device *d); /* for UINT, BYTES, BOOL */
 } cg_device_prop;
 extern const cg_device_prop cg_device_props[];
 extern const size_t cg_device_nprops;

@@ -14,8 +14,7 @@ static bool icontains(const char *hay, const char *needle)
         size_t i = 0;
         while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
             i++;
-        if (i == n)
-            return true;
+        if (i == n) return true;
     }
     return n == 0;
 }
@@ -25,10 +24,9 @@ static void list_devices(const cg_device_list *l, char *buf, size_t len)
     size_t used = 0;
     buf[0] = 0;
     for (size_t i = 0; i < l->n && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%u:%u %s (%s)", i ? ", " : "", l->dev[i].pidx, l->dev[i].didx,
-                         l->dev[i].name, cg_device_type_name(l->dev[i].type));
-        if (w < 0)
-            break;
+        int w = snprintf(buf + used, len - used, "%s%u:%u %s (%s)", i ? ", " : "", l->dev[i].pidx,
+                         l->dev[i].didx, l->dev[i].name, cg_device_type_name(l->dev[i].type));
+        if (w < 0) break;
         used += (size_t)w;
     }
 }
@@ -36,8 +34,7 @@ static void list_devices(const cg_device_list *l, char *buf, size_t len)
 static const cg_device *by_type(const cg_device_list *l, cl_device_type t)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->dev[i].type & t)
-            return &l->dev[i];
+        if (l->dev[i].type & t) return &l->dev[i];
     return NULL;
 }
 
@@ -45,11 +42,9 @@ static cg_status by_index(const cg_device_list *l, const char *sel, const cg_dev
 {
     char *e;
     unsigned long p = strtoul(sel, &e, 10), d;
-    if (*e != ':' || !isdigit((unsigned char)e[1]))
-        goto bad;
+    if (*e != ':' || !isdigit((unsigned char)e[1])) goto bad;
     d = strtoul(e + 1, &e, 10);
-    if (*e)
-        goto bad;
+    if (*e) goto bad;
     for (size_t i = 0; i < l->n; i++)
         if (l->dev[i].pidx == p && l->dev[i].didx == d) {
             *out = &l->dev[i];
@@ -66,23 +61,20 @@ cg_status cg_device_select(const cg_device_list *l, const char *sel, const cg_de
     *out = NULL;
     if (!sel || !*sel) {
         *out = by_type(l, CL_DEVICE_TYPE_GPU);
-        if (!*out)
-            *out = &l->dev[0];
+        if (!*out) *out = &l->dev[0];
         return CG_OK;
     }
     cg_status st = CG_OK;
     if (isdigit((unsigned char)sel[0]) && strchr(sel, ':'))
         st = by_index(l, sel, out);
     else if (!strcmp(sel, "gpu") || !strcmp(sel, "cpu") || !strcmp(sel, "accelerator"))
-        *out = by_type(l, sel[0] == 'g' ? CL_DEVICE_TYPE_GPU
+        *out = by_type(l, sel[0] == 'g'   ? CL_DEVICE_TYPE_GPU
                           : sel[0] == 'c' ? CL_DEVICE_TYPE_CPU
                                           : CL_DEVICE_TYPE_ACCELERATOR);
     else
         for (size_t i = 0; i < l->n && !*out; i++)
-            if (icontains(l->dev[i].name, sel) || icontains(l->dev[i].platform_name, sel))
-                *out = &l->dev[i];
-    if (st == CG_E_USAGE)
-        return st;
+            if (icontains(l->dev[i].name, sel) || icontains(l->dev[i].platform_name, sel)) *out = &l->dev[i];
+    if (st == CG_E_USAGE) return st;
     if (!*out) {
         char have[1024];
         list_devices(l, have, sizeof have);
@@ -122,20 +114,17 @@ void cg_device_probe_fp16(cg_device *d)
             fflush(stderr);
             int saved = dup(STDERR_FILENO);
             FILE *devnull = fopen("/dev/null", "w");
-            if (saved >= 0 && devnull)
-                dup2(fileno(devnull), STDERR_FILENO);
+            if (saved >= 0 && devnull) dup2(fileno(devnull), STDERR_FILENO);
             compiles = clBuildProgram(p, 1, &d->id, "", NULL, NULL) == CL_SUCCESS;
             if (saved >= 0) {
                 dup2(saved, STDERR_FILENO);
                 close(saved);
             }
-            if (devnull)
-                fclose(devnull);
+            if (devnull) fclose(devnull);
             clReleaseProgram(p);
         }
         clReleaseContext(c);
     }
     d->fp16 = compiles ? (listed ? CG_FP16_LISTED : CG_FP16_COMPILES) : CG_FP16_NO;
-    if (compiles)
-        d->features |= CG_FEAT_FP16;
+    if (compiles) d->features |= CG_FEAT_FP16;
 }

@@ -14,8 +14,7 @@ cl_event *cg_events_next(cg_events *e)
     if (e->n == e->cap) {
         size_t cap = e->cap ? 2 * e->cap : 8;
         cl_event *p = realloc(e->ev, cap * sizeof *p);
-        if (!p)
-            return NULL;
+        if (!p) return NULL;
         e->ev = p;
         e->cap = cap;
     }
@@ -34,10 +33,8 @@ cg_status cg_events_elapsed(cg_events *e, double *seconds)
         cl_ulong s, t;
         CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
         CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
-        if (s < first)
-            first = s;
-        if (t > last)
-            last = t;
+        if (s < first) first = s;
+        if (t > last) last = t;
     }
     *seconds = last > first ? (double)(last - first) * 1e-9 : 0;
 out:
@@ -47,8 +44,7 @@ out:
 void cg_events_clear(cg_events *e)
 {
     for (size_t i = 0; i < e->n; i++)
-        if (e->ev[i])
-            clReleaseEvent(e->ev[i]);
+        if (e->ev[i]) clReleaseEvent(e->ev[i]);
     e->n = 0;
 }
 

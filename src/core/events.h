@@ -12,7 +12,8 @@ typedef struct cg_events {
 } cg_events;
 
 void cg_events_init(cg_events *e);
-/* A slot for the next command's event (pass it as the event argument of clEnqueue*); NULL when out of memory. */
+/* A slot for the next command's event (pass it as the event argument of clEnqueue*); NULL when out of memory.
+ */
 cl_event *cg_events_next(cg_events *e);
 /* Seconds from the first command's start to the last one's end; waits for them. CG_E_RUNTIME on failure. */
 cg_status cg_events_elapsed(cg_events *e, double *seconds);

@@ -15,8 +15,7 @@ bool cg_fs_mkdirs(const char *dir)
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return false;
+            if (mkdir(tmp, 0755) && errno != EEXIST) return false;
             *p = '/';
         }
     return !mkdir(tmp, 0755) || errno == EEXIST;
@@ -25,15 +24,13 @@ bool cg_fs_mkdirs(const char *dir)
 char *cg_fs_read(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     char *buf = NULL;
     long n = -1;
     if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
         (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
         buf[n] = 0;
-        if (len)
-            *len = (size_t)n;
+        if (len) *len = (size_t)n;
     } else {
         int e = errno;
         free(buf);

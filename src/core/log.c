@@ -13,8 +13,7 @@ void cg_log_set_sink(cg_log_fn fn, void *user)
 
 void cg_log(cg_log_level level, const char *fmt, ...)
 {
-    if (!sink)
-        return;
+    if (!sink) return;
     char buf[2048];
     va_list ap;
     va_start(ap, fmt);

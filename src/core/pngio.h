@@ -1,5 +1,5 @@
-/* 8-bit greyscale PNG files through libpng: reading converts grey+alpha, RGB and RGBA to grey (Rec. 601 luma),
- * 16-bit to 8-bit and palettes to RGB; writing produces 8-bit grey. */
+/* 8-bit greyscale PNG files through libpng: reading converts grey+alpha, RGB and RGBA to grey (Rec. 601
+ * luma), 16-bit to 8-bit and palettes to RGB; writing produces 8-bit grey. */
 #ifndef CG_PNGIO_H
 #define CG_PNGIO_H
 #include <stddef.h>

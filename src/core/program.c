@@ -26,7 +26,8 @@ cg_status cg_program_source(const cg_ctx *ctx, const char *file, char **text)
         snprintf(path, sizeof path, "%s/%s", ctx->kernel_dir, file);
         *text = cg_fs_read(path, &n);
         if (!*text) {
-            CG_ERROR("cannot read kernel source %s: %s (--kernel-dir must hold %s)", path, strerror(errno), file);
+            CG_ERROR("cannot read kernel source %s: %s (--kernel-dir must hold %s)", path, strerror(errno),
+                     file);
             return CG_E_IO;
         }
         return CG_OK;
@@ -61,8 +62,7 @@ static void log_build_failure(const cg_ctx *ctx, cl_program p, const char *file,
 
 static bool cache_path(const cg_ctx *ctx, cg_cache_key k, char *path, size_t len)
 {
-    if (ctx->no_cache || !ctx->cache_dir[0])
-        return false;
+    if (ctx->no_cache || !ctx->cache_dir[0]) return false;
     char hex[33];
     cg_cache_key_hex(k, hex);
     snprintf(path, len, "%s/programs/%s.bin", ctx->cache_dir, hex);
@@ -70,14 +70,14 @@ static bool cache_path(const cg_ctx *ctx, cg_cache_key k, char *path, size_t len
 }
 
 /* Tries the cached binary; true when *out is a built program. */
-static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, const char *options, cl_program *out)
+static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, const char *options,
+                       cl_program *out)
 {
     unsigned char *bin;
     size_t n;
     char why[128];
     if (!cg_cache_load(path, k, &bin, &n, why, sizeof why)) {
-        if (strcmp(why, "missing"))
-            CG_WARN("program cache file %s: %s; rebuilding from source", path, why);
+        if (strcmp(why, "missing")) CG_WARN("program cache file %s: %s; rebuilding from source", path, why);
         return false;
     }
     cl_int err, bst;
@@ -89,8 +89,7 @@ static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, cons
         *out = p;
         return true;
     }
-    if (p)
-        clReleaseProgram(p);
+    if (p) clReleaseProgram(p);
     CG_WARN("program cache file %s: the driver refused the binary; rebuilding from source", path);
     return false;
 }
@@ -98,8 +97,7 @@ static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, cons
 static void try_store(const cg_ctx *ctx, cl_program p, const char *path, cg_cache_key k)
 {
     size_t n = 0;
-    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL) != CL_SUCCESS || n == 0)
-        return;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL) != CL_SUCCESS || n == 0) return;
     unsigned char *bin = malloc(n);
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/programs", ctx->cache_dir);
@@ -119,8 +117,7 @@ cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *opti
     memset(bi, 0, sizeof *bi);
     *out = NULL;
     double t0 = now_ms();
-    if ((st = cg_program_source(ctx, file, &src)) != CG_OK)
-        return st;
+    if ((st = cg_program_source(ctx, file, &src)) != CG_OK) return st;
     const cg_device *d = ctx->dev;
     char plat[300], dev[400];
     snprintf(plat, sizeof plat, "%s|%s", d->platform_name, d->platform_version);
@@ -140,14 +137,12 @@ cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *opti
         goto out;
     }
     CG_TRY(err);
-    if (cached)
-        try_store(ctx, p, path, k);
+    if (cached) try_store(ctx, p, path, k);
     *out = p;
     p = NULL;
 out:
     bi->ms = now_ms() - t0;
-    if (p)
-        clReleaseProgram(p);
+    if (p) clReleaseProgram(p);
     free(src);
     return st;
 }

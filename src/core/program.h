@@ -2,10 +2,10 @@
  *
  * Cache contract (after ggml's cl-program-cache): one file per program under ctx->cache_dir named by the key,
  * key = XXH3-128 of (format version, source text, build options, platform name+version, device name+version,
- * driver version). The file holds a magic header, the format version, the key, the binary size, the binary and
- * an XXH64 of the binary; it is written to a temporary name and renamed. Any failure to read, a wrong magic,
- * key or checksum, or a binary the driver refuses gives one warning line and a normal build from source, whose
- * binary then replaces the bad file. */
+ * driver version). The file holds a magic header, the format version, the key, the binary size, the binary
+ * and an XXH64 of the binary; it is written to a temporary name and renamed. Any failure to read, a wrong
+ * magic, key or checksum, or a binary the driver refuses gives one warning line and a normal build from
+ * source, whose binary then replaces the bad file. */
 #ifndef CG_PROGRAM_H
 #define CG_PROGRAM_H
 #include <stdbool.h>
@@ -26,8 +26,8 @@ typedef struct cg_build_info {
  * the embedded copy (CG_E_RUNTIME if no such file was embedded). *text is malloc'd; free it. */
 cg_status cg_program_source(const cg_ctx *ctx, const char *file, char **text);
 
-/* Builds `file` with `options` ("-cl-std=CL1.2" is not added: the caller owns the options). On a compile error
- * returns CG_E_RUNTIME with bi->build_failed set and the build log logged. */
+/* Builds `file` with `options` ("-cl-std=CL1.2" is not added: the caller owns the options). On a compile
+ * error returns CG_E_RUNTIME with bi->build_failed set and the build log logged. */
 cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *options, cl_program *out,
                            cg_build_info *bi);
 
@@ -43,6 +43,7 @@ void cg_cache_key_hex(cg_cache_key k, char out[33]);
 /* Cache file I/O (exposed for tests): store writes temp-then-rename; load returns false and fills why with a
  * short reason when the file is missing, corrupt or for another key. *bin is malloc'd. */
 bool cg_cache_store(const char *path, cg_cache_key k, const unsigned char *bin, size_t n);
-bool cg_cache_load(const char *path, cg_cache_key k, unsigned char **bin, size_t *n, char *why, size_t whylen);
+bool cg_cache_load(const char *path, cg_cache_key k, unsigned char **bin, size_t *n, char *why,
+                   size_t whylen);
 
 #endif

@@ -1,4 +1,5 @@
-/* Seeded pseudo-random inputs (splitmix64 seeding xoshiro256**): the same seed gives the same data everywhere. */
+/* Seeded pseudo-random inputs (splitmix64 seeding xoshiro256**): the same seed gives the same data
+ * everywhere. */
 #ifndef CG_RNG_H
 #define CG_RNG_H
 #include <stddef.h>

@@ -1,5 +1,6 @@
 /* The ladder runner: for each selected rung, requirements -> build -> warm-up -> timed, verified runs -> one
- * result row with statistics, rates, roofline % and speedup. Nothing here knows a workload's or rung's name. */
+ * result row with statistics, rates, roofline % and speedup. Nothing here knows a workload's or rung's name.
+ */
 #include "core/runner.h"
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +24,7 @@ static bool missing_features(const cg_ctx *ctx, const cg_rung *r, char *buf, siz
     for (unsigned b = 1; miss && b; b <<= 1)
         if (miss & b) {
             int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", cg_feature_name(b));
-            if (w > 0 && (size_t)w < len - used)
-                used += (size_t)w;
+            if (w > 0 && (size_t)w < len - used) used += (size_t)w;
         }
     return miss != 0;
 }
@@ -38,8 +38,8 @@ static bool unsupported(const cg_ctx *ctx, const cg_rung *r, cg_result *row)
         return true;
     }
     if (r->local_bytes > ctx->dev->local_mem) {
-        snprintf(row->reason, sizeof row->reason, "needs %zu B of local memory, device has %llu B", r->local_bytes,
-                 (unsigned long long)ctx->dev->local_mem);
+        snprintf(row->reason, sizeof row->reason, "needs %zu B of local memory, device has %llu B",
+                 r->local_bytes, (unsigned long long)ctx->dev->local_mem);
         return true;
     }
     return false;
@@ -79,26 +79,20 @@ static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t,
     row->t_cv = s.cv;
     row->t_max = s.max;
     row->outliers = s.outliers;
-    if (s.median <= 0)
-        return;
+    if (s.median <= 0) return;
     row->gbps = row->bytes / s.median * 1e-9;
     row->gflops = row->flops / s.median * 1e-9;
     row->items_per_s = row->items / s.median;
     double bw = strcmp(row->ceiling, "read") ? ceil->copy_gbps : ceil->read_gbps;
     double floor_s = 0;
-    if (bw > 0)
-        floor_s = row->bytes / (bw * 1e9);
+    if (bw > 0) floor_s = row->bytes / (bw * 1e9);
     if (ceil->mad_gflops > 0 && row->flops / (ceil->mad_gflops * 1e9) > floor_s)
         floor_s = row->flops / (ceil->mad_gflops * 1e9);
     row->roofline_pct = floor_s > 0 ? 100.0 * floor_s / s.median : NAN;
-    if (s.cv > 0.05)
-        row->warnings |= CG_WARN_HIGH_CV;
-    if (s.median < 20e-6)
-        row->warnings |= CG_WARN_TOO_SHORT;
-    if (s.outliers)
-        row->warnings |= CG_WARN_OUTLIERS;
-    if (row->roofline_pct > 105)
-        row->warnings |= CG_WARN_ABOVE_ROOF;
+    if (s.cv > 0.05) row->warnings |= CG_WARN_HIGH_CV;
+    if (s.median < 20e-6) row->warnings |= CG_WARN_TOO_SHORT;
+    if (s.outliers) row->warnings |= CG_WARN_OUTLIERS;
+    if (row->roofline_pct > 105) row->warnings |= CG_WARN_ABOVE_ROOF;
 }
 
 /* Warm-up and timed runs, each poisoned, timed and verified. Stops at the first failed check. */
@@ -122,19 +116,19 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
             st = CG_E_VERIFY;
             break;
         }
-        if (k >= o->warmup)
-            t[k - o->warmup] = sec;
+        if (k >= o->warmup) t[k - o->warmup] = sec;
     }
     if (st == CG_E_RUNTIME || st == CG_E_IO) {
         row->status = CG_RUNG_CL_ERROR;
-        copy_str(row->reason, sizeof row->reason, "an OpenCL call failed while running the rung (see the log)");
+        copy_str(row->reason, sizeof row->reason,
+                 "an OpenCL call failed while running the rung (see the log)");
     }
     cg_events_fini(&ev);
     return st;
 }
 
-static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const cg_rung *r, const cg_run_opts *o,
-                          const cg_ceilings *ceil, cg_result *row)
+static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const cg_rung *r,
+                          const cg_run_opts *o, const cg_ceilings *ceil, cg_result *row)
 {
     cg_status st = CG_OK;
     cl_program prog = NULL;
@@ -146,8 +140,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         return CG_OK;
     }
     char opts[512] = "", extra[400] = "";
-    if (w->options)
-        w->options(state, r, extra, sizeof extra);
+    if (w->options) w->options(state, r, extra, sizeof extra);
     snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
     cg_build_info bi;
     st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
@@ -155,7 +148,8 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     row->cache_hit = bi.cache_hit;
     if (st != CG_OK) {
         row->status = bi.build_failed ? CG_RUNG_BUILD_FAILED : CG_RUNG_CL_ERROR;
-        snprintf(row->reason, sizeof row->reason, "%s", bi.build_failed ? bi.log_head : "program build failed");
+        snprintf(row->reason, sizeof row->reason, "%s",
+                 bi.build_failed ? bi.log_head : "program build failed");
         return st;
     }
     t = calloc((size_t)o->runs, sizeof *t);
@@ -166,13 +160,10 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         goto out;
     }
     st = timed_runs(ctx, w, state, rs, o, t, row);
-    if (st == CG_OK)
-        fill_rates(row, ceil, t, (size_t)o->runs);
+    if (st == CG_OK) fill_rates(row, ceil, t, (size_t)o->runs);
 out:
-    if (rs)
-        w->release(rs);
-    if (prog)
-        clReleaseProgram(prog);
+    if (rs) w->release(rs);
+    if (prog) clReleaseProgram(prog);
     free(t);
     return st;
 }
@@ -194,17 +185,14 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
     void *state = NULL;
     char size_desc[64] = "";
     cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
-    if (st != CG_OK)
-        return st;
+    if (st != CG_OK) return st;
     size_t n = 0, i = 0, first_row = rep->n;
     for (size_t k = 0; k < w->n_rungs; k++)
         n += selected[k];
     for (size_t k = 0; k < w->n_rungs; k++) {
-        if (!selected[k])
-            continue;
+        if (!selected[k]) continue;
         const cg_rung *r = &w->rungs[k];
-        if (progress)
-            progress(w->name, r->name, ++i, n, user);
+        if (progress) progress(w->name, r->name, ++i, n, user);
         cg_result *row = cg_report_add(rep);
         if (!row) {
             st = cg_status_merge(st, CG_E_RUNTIME);
@@ -218,8 +206,7 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
         st = cg_status_merge(st, run_rung(ctx, w, state, r, o, ceil, row));
     }
     fill_speedups(rep, first_row, w->rungs[0].name);
-    if (o->output && w->save_output)
-        st = cg_status_merge(st, w->save_output(ctx, state, o->output));
+    if (o->output && w->save_output) st = cg_status_merge(st, w->save_output(ctx, state, o->output));
     w->teardown(state);
     return st;
 }

@@ -9,24 +9,19 @@
 /* One count: digits with an optional K/M/G suffix (binary), or 2^E. */
 static bool parse_count(const char *s, const char **end, uint64_t *out)
 {
-    if (!isdigit((unsigned char)*s))
-        return false;
+    if (!isdigit((unsigned char)*s)) return false;
     errno = 0;
     char *e;
     unsigned long long v = strtoull(s, &e, 10);
-    if (errno)
-        return false;
+    if (errno) return false;
     if (*e == '^') {
-        if (v != 2 || !isdigit((unsigned char)e[1]))
-            return false;
+        if (v != 2 || !isdigit((unsigned char)e[1])) return false;
         unsigned long long ex = strtoull(e + 1, &e, 10);
-        if (ex > 62)
-            return false;
+        if (ex > 62) return false;
         v = 1ull << ex;
     } else if (*e == 'K' || *e == 'k' || *e == 'M' || *e == 'G' || *e == 'g') {
         int shift = (*e == 'K' || *e == 'k') ? 10 : (*e == 'M') ? 20 : 30;
-        if (v > (UINT64_MAX >> shift))
-            return false;
+        if (v > (UINT64_MAX >> shift)) return false;
         v <<= shift;
         e++;
     }

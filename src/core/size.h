@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 typedef struct cg_size {
-    int dims;       /* 0: not given, 1: a count, 2: width x height */
-    uint64_t n;     /* the count (dims 1), or w*h (dims 2) */
-    uint64_t w, h;  /* dims 2 only; for dims 1, w = n, h = 1 */
+    int dims;      /* 0: not given, 1: a count, 2: width x height */
+    uint64_t n;    /* the count (dims 1), or w*h (dims 2) */
+    uint64_t w, h; /* dims 2 only; for dims 1, w = n, h = 1 */
 } cg_size;
 
 /* Parses s; false on a malformed value, zero, or overflow (err gets a short reason). */

@@ -18,11 +18,9 @@ static double median_sorted(const double *s, size_t n)
 void cg_stats_compute(const double *x, size_t n, cg_stats *out)
 {
     memset(out, 0, sizeof *out);
-    if (n == 0)
-        return;
+    if (n == 0) return;
     double *s = malloc(n * sizeof *s);
-    if (!s)
-        return;
+    if (!s) return;
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     out->n = n;
@@ -44,7 +42,6 @@ void cg_stats_compute(const double *x, size_t n, cg_stats *out)
     out->mad = median_sorted(s, n);
     if (out->mad > 0 && n >= 5) /* with fewer samples every spread looks like an outlier */
         for (size_t i = 0; i < n; i++)
-            if (0.6745 * fabs(x[i] - out->median) / out->mad > 3.5)
-                out->outliers++;
+            if (0.6745 * fabs(x[i] - out->median) / out->mad > 3.5) out->outliers++;
     free(s);
 }

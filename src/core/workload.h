@@ -1,6 +1,7 @@
 /* A workload is one struct and its rungs are rows (../shared/STYLE.md, "A ladder is data"). The runner loops
- * over the rows: it checks requirements, builds, warms up, times, poisons, verifies and fills result rows; the
- * workload only supplies inputs, the CPU reference, the enqueue of a rung's commands and the comparison. */
+ * over the rows: it checks requirements, builds, warms up, times, poisons, verifies and fills result rows;
+ * the workload only supplies inputs, the CPU reference, the enqueue of a rung's commands and the comparison.
+ */
 #ifndef CG_WORKLOAD_H
 #define CG_WORKLOAD_H
 #include <stdbool.h>
@@ -15,12 +16,12 @@
 #define CG_RUNG_NPARAMS 4
 
 typedef struct cg_rung {
-    const char *name;     /* "naive": selectable as workload:name */
-    const char *why;      /* one line shown in every report: what this rung changes and why it should help */
-    const char *kernel;   /* the main kernel's name in the workload's .cl file */
-    const char *options;  /* extra build options, or NULL */
-    unsigned needs;       /* cg_feature bits; a device without them reports the rung unsupported */
-    size_t local_bytes;   /* local memory per work-group the rung needs (0: none) */
+    const char *name;    /* "naive": selectable as workload:name */
+    const char *why;     /* one line shown in every report: what this rung changes and why it should help */
+    const char *kernel;  /* the main kernel's name in the workload's .cl file */
+    const char *options; /* extra build options, or NULL */
+    unsigned needs;      /* cg_feature bits; a device without them reports the rung unsupported */
+    size_t local_bytes;  /* local memory per work-group the rung needs (0: none) */
     int p[CG_RUNG_NPARAMS];
 } cg_rung;
 
@@ -40,12 +41,25 @@ typedef struct cg_model {
 
 /* Options of `clgauge run` a workload reads. */
 typedef struct cg_run_opts {
-    cg_size size;      /* dims 0: the workload picks a default for the device */
+    cg_size size; /* dims 0: the workload picks a default for the device */
     uint64_t seed;
     int runs, warmup;
     const char *input;  /* --input FILE.png or NULL */
     const char *output; /* --output FILE.png or NULL */
+    double sigma;       /* --sigma (blur), 0 when not given: the workload's default */
+    bool estimate;      /* --estimate: print the workloads' speed estimates */
 } cg_run_opts;
+
+/* One row of a workload's speed estimate (`clgauge run --estimate`, the Apple guide's method): an algorithm's
+ * global memory accesses and MADs per item as its simplest kernel issues them. The CLI predicts its rate as
+ * min(copy bandwidth / (4 B x accesses), MAD rate / MADs) and prints it next to the fastest measured rung
+ * among `rungs`. */
+typedef struct cg_estimate {
+    const char *algorithm; /* "separable convolution" */
+    double accesses;       /* 4-byte global reads + writes per item */
+    double mads;           /* multiply-adds per item */
+    const char *rungs;     /* the rungs that implement it, comma-separated ("sep,sep-local"); "" for none */
+} cg_estimate;
 
 typedef struct cg_workload {
     const char *name;
@@ -76,6 +90,8 @@ typedef struct cg_workload {
     void (*release)(void *rs);
     /* Optional: writes --output from the last verified rung's output. */
     cg_status (*save_output)(cg_ctx *ctx, void *state, const char *path);
+    /* Optional: fills at most max rows of the speed estimate for these options; returns how many. */
+    size_t (*estimate)(const cg_run_opts *o, cg_estimate *rows, size_t max);
 } cg_workload;
 
 /* Looks a rung up by name; NULL when the workload has none such. */

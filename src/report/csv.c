@@ -1,7 +1,8 @@
 /* The CSV report: a header line, then one line per result row. The columns are the run-level ones (device,
  * driver, seed, git_commit), repeated on every line so that rows from several runs can be concatenated, then
- * cg_result_fields in table order. Quoting follows RFC 4180; lines end in LF; a non-finite number is an
- * empty cell; warnings are their names joined by ';'. */
+ * cg_result_fields in table order (tool_version and command_line too: every report file says what made it).
+ * Quoting follows RFC 4180; lines end in LF; a non-finite number is an empty cell; warnings are their names
+ * joined by ';'. */
 #include "report/report.h"
 #include "report/outfile.h"
 
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const run_columns[] = {"device", "driver", "seed", "git_commit"};
+static const char *const run_columns[] = {"device",     "driver",       "seed",
+                                          "git_commit", "tool_version", "command_line"};
 #define N_RUN_COLUMNS (sizeof run_columns / sizeof run_columns[0])
 
 /* Writes one cell, preceded by a comma unless it is the first of its line. */
@@ -86,6 +88,8 @@ static void put_row(FILE *f, const cg_report *r, const cg_result *row)
     put_cell(f, r->device.driver, false);
     put_cell(f, buf, false);
     put_cell(f, r->git_commit, false);
+    put_cell(f, r->tool_version, false);
+    put_cell(f, r->command_line, false);
     for (size_t k = 0; k < cg_result_nfields; k++)
         put_cell(f, field_text(&cg_result_fields[k], row, buf, sizeof buf), false);
     fputc('\n', f);

@@ -12,7 +12,15 @@ int cg_report_json(const cg_report *r, const char *path);
 int cg_report_csv(const cg_report *r, const char *path);
 
 /* One per-row field: name (JSON key and CSV header), kind, and where it lives in cg_result. */
-typedef enum cg_field_kind { CG_F_STR, CG_F_DOUBLE, CG_F_SIZE, CG_F_BOOL, CG_F_LL, CG_F_STATUS, CG_F_WARNINGS } cg_field_kind;
+typedef enum cg_field_kind {
+    CG_F_STR,
+    CG_F_DOUBLE,
+    CG_F_SIZE,
+    CG_F_BOOL,
+    CG_F_LL,
+    CG_F_STATUS,
+    CG_F_WARNINGS
+} cg_field_kind;
 typedef struct cg_field {
     const char *name;
     cg_field_kind kind;

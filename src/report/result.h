@@ -21,9 +21,9 @@ const char *cg_rung_status_name(cg_rung_status s);
 
 /* Warnings about a row, each with the fix the user can apply (hyperfine's warnings.rs). */
 typedef enum cg_warning {
-    CG_WARN_HIGH_CV = 1u << 0,   /* coefficient of variation above 5% */
-    CG_WARN_TOO_SHORT = 1u << 1, /* median under 20 us: launch overhead and timer resolution dominate */
-    CG_WARN_OUTLIERS = 1u << 2,  /* statistical outliers among the runs */
+    CG_WARN_HIGH_CV = 1u << 0,    /* coefficient of variation above 5% */
+    CG_WARN_TOO_SHORT = 1u << 1,  /* median under 20 us: launch overhead and timer resolution dominate */
+    CG_WARN_OUTLIERS = 1u << 2,   /* statistical outliers among the runs */
     CG_WARN_ABOVE_ROOF = 1u << 3, /* faster than the measured roofline: the data fits in a cache */
 } cg_warning;
 #define CG_WARN_COUNT 4
@@ -45,10 +45,10 @@ typedef struct cg_result {
     double bytes, flops, items;
     char item_unit[8];
     char bytes_note[96];
-    char ceiling[8];      /* "copy" or "read": which bandwidth ceiling the roofline uses */
+    char ceiling[8]; /* "copy" or "read": which bandwidth ceiling the roofline uses */
     double gbps, gflops, items_per_s;
-    double roofline_pct;  /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
-    double speedup;       /* first rung's median / this rung's median (0 when either did not run) */
+    double roofline_pct; /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
+    double speedup;      /* first rung's median / this rung's median (0 when either did not run) */
     /* check */
     bool check_ok;
     double max_abs_err, max_rel_err, tolerance;
@@ -57,7 +57,7 @@ typedef struct cg_result {
     /* build */
     double build_ms;
     bool cache_hit;
-    unsigned warnings;  /* cg_warning bits */
+    unsigned warnings; /* cg_warning bits */
 } cg_result;
 
 typedef struct cg_report_device {

@@ -4,17 +4,20 @@
 
 extern const cg_workload cg_workload_reduction;
 extern const cg_workload cg_workload_filter3x3;
+extern const cg_workload cg_workload_transpose;
+extern const cg_workload cg_workload_blur;
 
 const cg_workload *const cg_workloads[] = {
     &cg_workload_reduction,
     &cg_workload_filter3x3,
+    &cg_workload_transpose,
+    &cg_workload_blur,
 };
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
 
 const cg_workload *cg_registry_find(const char *name)
 {
     for (size_t i = 0; i < cg_nworkloads; i++)
-        if (!strcmp(cg_workloads[i]->name, name))
-            return cg_workloads[i];
+        if (!strcmp(cg_workloads[i]->name, name)) return cg_workloads[i];
     return NULL;
 }

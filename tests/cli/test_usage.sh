@@ -107,7 +107,7 @@ check "man page exists" -- test -s "$man_page"
 if [ -s "$man_page" ]; then
     plain=$tmp/clgauge.1.txt
     sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man_page" >"$plain"
-    for cmd in devices run list help; do
+    for cmd in devices run list help report compare; do
         expect "help of $cmd" 0 "" -- "$bin" "$cmd" --help
         for opt in $(grep -oE -- '--[a-z][a-z-]*' "$last_stdout" | sort -u); do
             check "man page documents $opt (from $cmd --help)" -- grep -qF -- "$opt" "$plain"

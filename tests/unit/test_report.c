@@ -301,7 +301,8 @@ static void csv_parse(csv *t, const char *text)
 static void test_csv_roundtrip(void **state)
 {
     (void)state;
-    static const char *const run_cols[] = {"device", "driver", "seed", "git_commit"};
+    static const char *const run_cols[] = {"device",     "driver",       "seed",
+                                           "git_commit", "tool_version", "command_line"};
     cg_report r;
     char path[128];
     csv t;
@@ -312,11 +313,11 @@ static void test_csv_roundtrip(void **state)
     csv_parse(&t, text);
 
     assert_int_equal(t.nrec, 4);
-    assert_int_equal(t.ncell[0], 4 + cg_result_nfields);
-    for (size_t i = 0; i < 4; i++)
+    assert_int_equal(t.ncell[0], 6 + cg_result_nfields);
+    for (size_t i = 0; i < 6; i++)
         assert_string_equal(t.cell[0][i], run_cols[i]);
     for (size_t k = 0; k < cg_result_nfields; k++) /* the header is the field table, in order */
-        assert_string_equal(t.cell[0][4 + k], cg_result_fields[k].name);
+        assert_string_equal(t.cell[0][6 + k], cg_result_fields[k].name);
     for (size_t i = 1; i < t.nrec; i++)
         assert_int_equal(t.ncell[i], t.ncell[0]);
 
@@ -336,7 +337,7 @@ static void test_csv_roundtrip(void **state)
     assert_string_equal(t.cell[3][status], "unsupported");
     assert_string_equal(t.cell[2][mre], ""); /* NaN */
     assert_string_equal(t.cell[1][warn], "high_cv;outliers");
-    assert_string_equal(t.cell[1][4 + 0], "reduction");
+    assert_string_equal(t.cell[1][6 + 0], "reduction");
 
     free(t.buf);
     free(text);
@@ -407,7 +408,8 @@ static void test_text(void **state)
         "+-12.3",
         "filter3x3:u8-img unsupported: device lacks images",
         "reduction:local wrong_result: 3 mismatches, first at 17",
-        "Warning: reduction:naive: timings vary (CV 12.3%): close other programs using the device, or raise --runs",
+        "Warning: reduction:naive: timings vary (CV 12.3%): close other programs using the device, or raise "
+        "--runs",
         "Warning: reduction:naive: outliers among the runs (2 of 10 runs): ",
         "reduction: R: 4 B/elem read once",
         "copy 100 GB/s",

@@ -1,0 +1,125 @@
+/* `clgauge peak`: options -> test selection -> device (fp16 probed) -> the selected peak tests -> reports
+ * (table, JSON, CSV). A run that measured read, copy and fp32 becomes the device's cached roofline (the full
+ * figures, or the quick ones with --quick), which `run` then uses. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/commands.h"
+#include "core/context.h"
+#include "core/log.h"
+#include "peak/peak.h"
+#include "peak/roofline.h"
+
+/* Fails early (before any test) when an output file cannot be created: exit 5 with the path named. */
+static cg_status check_writable(const char *flag, const char *path)
+{
+    if (!path || !strcmp(path, "-")) return CG_OK;
+    bool existed = access(path, F_OK) == 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
+        CG_ERROR("cannot write %s file %s: %s; choose a writable path", flag, path, strerror(errno));
+        return CG_E_IO;
+    }
+    close(fd);
+    if (!existed) unlink(path);
+    return CG_OK;
+}
+
+static void fill_meta(cg_peak_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
+{
+    snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
+    snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(rep->time_utc, sizeof rep->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    size_t used = 0;
+    for (int i = 0; i < argc && used < sizeof rep->command_line; i++)
+        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s",
+                                 i ? " " : "", argv[i]);
+    cg_report_device *rd = &rep->device;
+    snprintf(rd->platform, sizeof rd->platform, "%s", d->platform_name);
+    snprintf(rd->platform_version, sizeof rd->platform_version, "%s", d->platform_version);
+    snprintf(rd->name, sizeof rd->name, "%s", d->name);
+    snprintf(rd->vendor, sizeof rd->vendor, "%s", d->vendor);
+    snprintf(rd->version, sizeof rd->version, "%s", d->version);
+    snprintf(rd->driver, sizeof rd->driver, "%s", d->driver);
+    snprintf(rd->type, sizeof rd->type, "%s", cg_device_type_name(d->type));
+    rd->compute_units = d->compute_units;
+    rd->clock_mhz = d->clock_mhz;
+    rd->global_mem = d->global_mem;
+    rd->local_mem = d->local_mem;
+    rd->max_alloc = d->max_alloc;
+    rep->quick = o->quick;
+    rep->max_time = o->max_time;
+}
+
+static cg_status write_reports(const cg_opts *o, const cg_peak_report *rep, FILE *out)
+{
+    cg_status st = CG_OK;
+    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
+        cg_peak_report_text(rep, out);
+    if (o->json && cg_peak_report_json(rep, o->json) != 0) {
+        CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
+        st = CG_E_IO;
+    }
+    if (o->csv && cg_peak_report_csv(rep, o->csv) != 0) {
+        CG_ERROR("cannot write --csv file %s: %s", o->csv, strerror(errno));
+        st = CG_E_IO;
+    }
+    return st;
+}
+
+/* The run's read, copy and fp32 figures become the roofline cache when all three were measured. */
+static void save_roofline(const cg_ctx *ctx, const cg_opts *o, const cg_peak_report *rep)
+{
+    cg_roofline r = {0};
+    cg_peak_ceilings(rep, &r.copy_gbps, &r.read_gbps, &r.mad_gflops);
+    r.full = !o->quick;
+    if (r.copy_gbps > 0 && r.read_gbps > 0 && r.mad_gflops > 0) cg_roofline_save(ctx, &r);
+}
+
+static cg_status check_opts(const cg_opts *o, bool *sel, unsigned *mask)
+{
+    char err[160];
+    cg_status st = cg_peak_select(o->only, o->quick, sel);
+    if (st != CG_OK) return st;
+    if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
+        CG_ERROR("unknown feature '%s' in --mask-features; features: images, fp64, fp16, nvidia-ptx", err);
+        return CG_E_USAGE;
+    }
+    st = check_writable("--json", o->json);
+    return st == CG_OK ? check_writable("--csv", o->csv) : st;
+}
+
+cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
+{
+    bool sel[64];
+    unsigned mask = 0;
+    cg_status st = check_opts(o, sel, &mask);
+    if (st != CG_OK) return st;
+    cg_device_list l;
+    if ((st = cg_device_list_init(&l)) != CG_OK) return st;
+    const cg_device *dev;
+    cg_ctx ctx;
+    cg_peak_report rep;
+    cg_peak_report_init(&rep);
+    if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
+    cg_device_probe_fp16(&l.dev[dev - l.dev]); /* NVIDIA does not list cl_khr_fp16: compile to learn */
+    if ((st = cg_ctx_init(&ctx, dev, mask, NULL, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
+    fill_meta(&rep, o, dev, argc, argv);
+    cg_peak_opts po = {o->quick, o->max_time, o->seed};
+    if (!o->quiet)
+        CG_INFO("measuring the ceilings of %s (--max-time %g s per figure)", dev->name, o->max_time);
+    st = cg_peak_run(&ctx, &po, sel, &rep);
+    save_roofline(&ctx, o, &rep);
+    if (rep.n > 0) st = cg_status_merge(st, write_reports(o, &rep, out));
+    cg_ctx_fini(&ctx);
+out_list:
+    cg_peak_report_fini(&rep);
+    cg_device_list_fini(&l);
+    return st;
+}

@@ -1,0 +1,82 @@
+/* `clgauge report`: saved runs (JSON) back as text tables, or as one HTML page with charts (--html); and the
+ * HTML steps `run --html` shares: the early check (gnuplot on PATH, the path writable) and the writing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/commands.h"
+#include "core/log.h"
+#include "report/html.h"
+#include "report/load.h"
+#include "report/plot.h"
+#include "report/report.h"
+
+cg_status cg_cmd_html_check(const char *path)
+{
+    if (!path) return CG_OK;
+    if (!cg_plot_available()) {
+        CG_ERROR("%s", CG_PLOT_MISSING);
+        return CG_E_RUNTIME;
+    }
+    if (!strcmp(path, "-")) return CG_OK;
+    bool existed = access(path, F_OK) == 0;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
+        CG_ERROR("cannot write --html file %s: %s; choose a writable path", path, strerror(errno));
+        return CG_E_IO;
+    }
+    close(fd);
+    if (!existed) unlink(path);
+    return CG_OK;
+}
+
+cg_status cg_cmd_html_write(const cg_report *const *runs, size_t n, const char *path,
+                            const char *command_line)
+{
+    char gen[1200], err[512];
+    bool io;
+    snprintf(gen, sizeof gen, "clgauge %s (git %s): %s", CLGAUGE_VERSION, CLGAUGE_GIT, command_line);
+    if (cg_report_html(runs, n, gen, path, err, sizeof err, &io) == 0) return CG_OK;
+    CG_ERROR("%s", err);
+    return io ? CG_E_IO : CG_E_RUNTIME;
+}
+
+static void join_args(char *buf, size_t n, int argc, char **argv)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out)
+{
+    cg_status st = cg_cmd_html_check(o->html);
+    if (st != CG_OK) return st;
+    cg_report reps[16];
+    const cg_report *ptrs[16];
+    int loaded = 0;
+    char err[512];
+    for (; loaded < o->nfiles; loaded++) {
+        ptrs[loaded] = &reps[loaded];
+        if (cg_report_load(o->files[loaded], &reps[loaded], err, sizeof err) != 0) {
+            CG_ERROR("%s", err);
+            cg_report_fini(&reps[loaded]);
+            st = CG_E_IO;
+            break;
+        }
+    }
+    if (st == CG_OK && o->html) {
+        char cmd[1024];
+        join_args(cmd, sizeof cmd, argc, argv);
+        st = cg_cmd_html_write(ptrs, (size_t)loaded, o->html, cmd);
+    }
+    for (int i = 0; st == CG_OK && !o->html && i < loaded; i++) {
+        if (loaded > 1) fprintf(out, "%s== %s ==\n", i ? "\n" : "", o->files[i]);
+        cg_report_text(&reps[i], out);
+    }
+    for (int i = 0; i < loaded; i++)
+        cg_report_fini(&reps[i]);
+    return st;
+}

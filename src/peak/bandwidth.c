@@ -1,0 +1,212 @@
+/* Global-memory bandwidth: read-only, write-only and copy for float, float2 .. float16, then float reads at
+ * strides of 1..64 elements, at random indices, and float4 loads shifted off their alignment. Inputs are
+ * random floats made on the device (no compressible pattern). The bytes each figure counts are in its note:
+ * read counts bytes read once, as clpeak does. */
+#include <stdio.h>
+#include "core/clerr.h"
+#include "peak/tests.h"
+
+enum { BW_READ, BW_WRITE, BW_COPY };
+static const char *const kind_note[] = {
+    "bytes read once (as clpeak)",
+    "bytes written once",
+    "bytes read + bytes written",
+};
+static const int widths[] = {1, 2, 4, 8, 16};
+
+static bool is_gpu(const cg_peak_env *e)
+{
+    return e->ctx->dev->type & CL_DEVICE_TYPE_GPU;
+}
+
+/* Buffer size: 2 GiB on a GPU (clpeak's size), 64 MiB on a CPU (32 MiB --quick): far past every cache. */
+static size_t buffer_bytes(const cg_peak_env *e)
+{
+    const cg_device *d = e->ctx->dev;
+    size_t b = is_gpu(e) ? (size_t)2 << 30 : (size_t)(e->o->quick ? 32 : 64) << 20;
+    while (b > d->max_alloc || b > d->global_mem / 8)
+        b /= 2;
+    return b;
+}
+
+/* Work-items of a grid-stride read of n elements: enough to fill the device a few times over, each item
+ * reading at least 8 elements; a multiple of 256. */
+static size_t read_items(const cg_peak_env *e, size_t n)
+{
+    size_t g = (size_t)e->ctx->dev->compute_units * 2048;
+    if (g > n / 8) g = n / 8;
+    g -= g % 256;
+    return g < 256 ? 256 : g;
+}
+
+static cg_status alloc(cg_peak_env *e, size_t bytes, bool random, cl_mem *m)
+{
+    cg_status st = CG_OK;
+    CG_TRY_OBJ(*m, clCreateBuffer(e->ctx->context, CL_MEM_READ_WRITE, bytes, NULL, CG_ERRP));
+    if (random) st = cg_peak_fill_random(e, *m, bytes / 4);
+out:
+    return st;
+}
+
+/* Times kernel `name` of p with args (a, b[, n]); keeps the best time over calls in *best. */
+static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
+                          size_t gsz, double *best, int *runs)
+{
+    cg_status st = CG_OK;
+    cl_kernel k = NULL;
+    double t;
+    int r;
+    float v = 1.0f / 1024;
+    CG_TRY_OBJ(k, clCreateKernel(p, name, CG_ERRP));
+    CG_TRY(clSetKernelArg(k, 0, sizeof a, &a));
+    if (b)
+        CG_TRY(clSetKernelArg(k, 1, sizeof b, &b));
+    else
+        CG_TRY(clSetKernelArg(k, 1, sizeof v, &v));
+    if (n) CG_TRY(clSetKernelArg(k, 2, sizeof n, &n));
+    if ((st = cg_peak_time_kernel(e, k, gsz, cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
+    if (*best == 0 || t < *best) *best = t;
+    *runs += r;
+out:
+    if (k) clReleaseKernel(k);
+    return st;
+}
+
+static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b, size_t bytes)
+{
+    cg_status st = CG_OK;
+    cl_program p = NULL;
+    char opts[48], variant[16];
+    snprintf(variant, sizeof variant, vw == 1 ? "float" : "float%d", vw);
+    snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=16", variant, vw);
+    cl_uint n = (cl_uint)(bytes / (4 * (size_t)vw));
+    double best = 0;
+    int runs = 0;
+    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
+    if ((st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) goto out;
+    if (kind == BW_READ) {
+        st = time_one(e, p, "read_grid", a, b, n, read_items(e, n), &best, &runs);
+        if (st == CG_OK && is_gpu(e)) /* a 4x larger grid: more loads in flight where registers allow */
+            st = time_one(e, p, "read_grid", a, b, n, 4 * read_items(e, n / 4), &best, &runs);
+        if (st == CG_OK && is_gpu(e) && n % 16 == 0) /* one pass, n / 16 work-items */
+            st = time_one(e, p, "read_pass", a, b, n, n / 16, &best, &runs);
+        if (st == CG_OK && !is_gpu(e))
+            st = time_one(e, p, "read_chunked", a, b, n, read_items(e, n), &best, &runs);
+    } else if (kind == BW_WRITE) {
+        st = time_one(e, p, "write_flat", b, NULL, 0, n, &best, &runs);
+    } else {
+        st = time_one(e, p, "copy_flat", a, b, 0, n, &best, &runs);
+    }
+    if (st == CG_OK)
+        cg_peak_set_rate(row, (double)bytes * (kind == BW_COPY ? 2 : 1), best, runs, kind_note[kind]);
+out:
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (p) clReleaseProgram(p);
+    return st;
+}
+
+static cg_status sweep_widths(cg_peak_env *e, int kind)
+{
+    cg_status st = CG_OK;
+    cl_mem a = NULL, b = NULL;
+    size_t bytes = buffer_bytes(e);
+    if ((st = alloc(e, bytes, kind != BW_WRITE, &a)) != CG_OK) goto out;
+    if ((st = alloc(e, bytes, false, &b)) != CG_OK) goto out;
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0] && st == CG_OK; i++)
+        if (!e->o->quick || widths[i] == 4) st = one_width(e, kind, widths[i], a, b, bytes);
+out:
+    if (b) clReleaseMemObject(b);
+    if (a) clReleaseMemObject(a);
+    return st;
+}
+
+cg_status cg_peak_bw_read(cg_peak_env *e)
+{
+    return sweep_widths(e, BW_READ);
+}
+
+cg_status cg_peak_bw_write(cg_peak_env *e)
+{
+    return sweep_widths(e, BW_WRITE);
+}
+
+cg_status cg_peak_bw_copy(cg_peak_env *e)
+{
+    return sweep_widths(e, BW_COPY);
+}
+
+/* The pattern tests (stride, gather, offset) share one float program and one random input. */
+typedef enum { PAT_STRIDE, PAT_GATHER, PAT_OFFSET } pattern;
+
+static cg_status pattern_row(cg_peak_env *e, cl_program p, pattern pt, unsigned arg, cl_mem a, cl_mem b,
+                             size_t words)
+{
+    static const char *const kernels[] = {"read_stride", "read_gather", "read_offset"};
+    cg_status st = CG_OK;
+    cl_kernel k = NULL;
+    char variant[32];
+    cl_uint m = pt == PAT_STRIDE   ? (cl_uint)(words / arg)
+                : pt == PAT_GATHER ? (cl_uint)(words / 4)
+                                   : (cl_uint)(words / 4 - 1);
+    double best = 0, used = pt == PAT_OFFSET ? 16.0 * m : 4.0 * m;
+    int runs = 0;
+    if (pt == PAT_STRIDE)
+        snprintf(variant, sizeof variant, "stride %u", arg);
+    else if (pt == PAT_GATHER)
+        snprintf(variant, sizeof variant, "random gather");
+    else
+        snprintf(variant, sizeof variant, "float4 offset %u", arg);
+    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
+    cl_uint extra = pt == PAT_GATHER ? (cl_uint)(words - 1) : arg;
+    CG_TRY_OBJ(k, clCreateKernel(p, kernels[pt], CG_ERRP));
+    CG_TRY(clSetKernelArg(k, 0, sizeof a, &a));
+    CG_TRY(clSetKernelArg(k, 1, sizeof b, &b));
+    CG_TRY(clSetKernelArg(k, 2, sizeof m, &m));
+    CG_TRY(clSetKernelArg(k, 3, sizeof extra, &extra));
+    size_t g = read_items(e, m);
+    if ((st = cg_peak_time_kernel(e, k, g, cg_peak_local(e, g), &best, &runs)) == CG_OK)
+        cg_peak_set_rate(row, used, best, runs,
+                         pt == PAT_OFFSET ? "bytes loaded (16 per float4)"
+                                          : "bytes of the floats used (the memory moves whole sectors)");
+out:
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (k) clReleaseKernel(k);
+    return st;
+}
+
+static cg_status patterns(cg_peak_env *e, pattern pt)
+{
+    static const unsigned strides[] = {1, 2, 4, 8, 16, 32, 64}, offsets[] = {0, 1, 2, 3}, once[] = {0};
+    const unsigned *args = pt == PAT_STRIDE ? strides : pt == PAT_OFFSET ? offsets : once;
+    size_t nargs = pt == PAT_STRIDE ? 7 : pt == PAT_OFFSET ? 4 : 1;
+    cg_status st = CG_OK;
+    cl_program p = NULL;
+    cl_mem a = NULL, b = NULL;
+    size_t bytes = buffer_bytes(e) / 2, words = bytes / 4;
+    if ((st = alloc(e, bytes, true, &a)) != CG_OK || (st = alloc(e, bytes, false, &b)) != CG_OK) goto out;
+    if ((st = cg_peak_build(e, "bandwidth.cl", "-DVT=float -DVW=1", &p)) != CG_OK) goto out;
+    for (size_t i = 0; i < nargs && st == CG_OK; i++)
+        st = pattern_row(e, p, pt, args[i], a, b, words);
+out:
+    if (p) clReleaseProgram(p);
+    if (b) clReleaseMemObject(b);
+    if (a) clReleaseMemObject(a);
+    return st;
+}
+
+cg_status cg_peak_bw_stride(cg_peak_env *e)
+{
+    return patterns(e, PAT_STRIDE);
+}
+
+cg_status cg_peak_bw_gather(cg_peak_env *e)
+{
+    return patterns(e, PAT_GATHER);
+}
+
+cg_status cg_peak_bw_offset(cg_peak_env *e)
+{
+    return patterns(e, PAT_OFFSET);
+}

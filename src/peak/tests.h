@@ -1,0 +1,27 @@
+/* The test functions of the peak table (peak.c), one file per family. Internal to src/peak. */
+#ifndef CG_PEAK_TESTS_H
+#define CG_PEAK_TESTS_H
+#include "peak/peak.h"
+
+cg_status cg_peak_bw_read(cg_peak_env *e);
+cg_status cg_peak_bw_write(cg_peak_env *e);
+cg_status cg_peak_bw_copy(cg_peak_env *e);
+cg_status cg_peak_bw_stride(cg_peak_env *e);
+cg_status cg_peak_bw_gather(cg_peak_env *e);
+cg_status cg_peak_bw_offset(cg_peak_env *e);
+cg_status cg_peak_fp32(cg_peak_env *e);
+cg_status cg_peak_fp64(cg_peak_env *e);
+cg_status cg_peak_fp16(cg_peak_env *e);
+cg_status cg_peak_int32(cg_peak_env *e);
+cg_status cg_peak_int24(cg_peak_env *e);
+cg_status cg_peak_xfer_pageable(cg_peak_env *e);
+cg_status cg_peak_xfer_pinned(cg_peak_env *e);
+cg_status cg_peak_xfer_map(cg_peak_env *e);
+cg_status cg_peak_latency(cg_peak_env *e);
+cg_status cg_peak_local_bw(cg_peak_env *e);
+cg_status cg_peak_local_bank(cg_peak_env *e);
+cg_status cg_peak_atomic_global(cg_peak_env *e);
+cg_status cg_peak_atomic_local(cg_peak_env *e);
+cg_status cg_peak_image(cg_peak_env *e);
+
+#endif

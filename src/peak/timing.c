@@ -1,0 +1,93 @@
+/* What every peak family shares on the device: one timed launch, best-of timing within --max-time, the
+ * work-group size, builds of the peak .cl files, and the random fill that keeps memory compression out. */
+#include <stdio.h>
+#include "core/clerr.h"
+#include "core/events.h"
+#include "core/program.h"
+#include "peak/peak.h"
+
+cg_status cg_peak_launch(cg_peak_env *e, cl_kernel k, size_t gsz, size_t lsz, double *seconds)
+{
+    cg_status st = CG_OK;
+    cg_events ev;
+    cg_events_init(&ev);
+    cl_event *slot = cg_events_next(&ev);
+    CG_FAIL_IF(!slot, CG_E_RUNTIME, "out of host memory");
+    CG_TRY(clEnqueueNDRangeKernel(e->ctx->queue, k, 1, NULL, &gsz, lsz ? &lsz : NULL, 0, NULL, slot));
+    st = cg_events_elapsed(&ev, seconds);
+out:
+    cg_events_fini(&ev);
+    return st;
+}
+
+cg_status cg_peak_time_kernel(cg_peak_env *e, cl_kernel k, size_t gsz, size_t lsz, double *best, int *runs)
+{
+    double t;
+    cg_status st = cg_peak_launch(e, k, gsz, lsz, &t); /* warm-up: caches, clocks, lazy allocation */
+    *best = 0;
+    *runs = 0;
+    if (st != CG_OK) return st;
+    int n = e->o->quick ? 3 : cg_peak_runs_within(t, e->o->max_time, 2, 10);
+    for (int r = 0; r < n && st == CG_OK; r++) {
+        st = cg_peak_launch(e, k, gsz, lsz, &t);
+        if (st == CG_OK && (*best == 0 || t < *best)) *best = t;
+        *runs += st == CG_OK;
+    }
+    return st;
+}
+
+size_t cg_peak_local(const cg_peak_env *e, size_t gsz)
+{
+    const cg_device *d = e->ctx->dev;
+    if ((d->type & CL_DEVICE_TYPE_GPU) && d->max_wg >= 256 && gsz % 256 == 0) return 256;
+    return 0;
+}
+
+cg_status cg_peak_build(cg_peak_env *e, const char *file, const char *options, cl_program *p)
+{
+    cg_build_info bi;
+    return cg_program_build(e->ctx, file, options, p, &bi);
+}
+
+cg_status cg_peak_fill_random(cg_peak_env *e, cl_mem buf, size_t words)
+{
+    cg_status st = CG_OK;
+    cl_kernel k = NULL;
+    cl_uint seed = (cl_uint)(e->o->seed * 0x9E3779B97F4A7C15ull >> 32);
+    if (!e->util && (st = cg_peak_build(e, "bandwidth.cl", "-DVT=float -DVW=1", &e->util)) != CG_OK)
+        return st;
+    CG_TRY_OBJ(k, clCreateKernel(e->util, "fill_random", CG_ERRP));
+    CG_TRY(clSetKernelArg(k, 0, sizeof buf, &buf));
+    CG_TRY(clSetKernelArg(k, 1, sizeof seed, &seed));
+    CG_TRY(clEnqueueNDRangeKernel(e->ctx->queue, k, 1, NULL, &words, NULL, 0, NULL, NULL));
+    CG_TRY(clFinish(e->ctx->queue));
+out:
+    if (k) clReleaseKernel(k);
+    return st;
+}
+
+double cg_peak_target(const cg_peak_env *e)
+{
+    double target = e->o->max_time / 10;
+    if (target > 0.05) target = 0.05;
+    if (e->o->quick && target > 0.01) target = 0.01;
+    return target;
+}
+
+cg_status cg_peak_fit_time(cg_peak_env *e, cl_kernel k, cl_uint iters_arg, size_t gsz, size_t lsz,
+                           cl_uint *iters, double *best, int *runs)
+{
+    cg_status st = CG_OK;
+    double t;
+    *iters = 16;
+    for (int probe = 0; probe < 2; probe++) {
+        CG_TRY(clSetKernelArg(k, iters_arg, sizeof *iters, iters));
+        if ((st = cg_peak_launch(e, k, gsz, lsz, &t)) != CG_OK) goto out;
+        uint64_t w = cg_peak_fit_work(*iters, t, cg_peak_target(e));
+        *iters = (cl_uint)(w > (1u << 30) ? 1u << 30 : w);
+    }
+    CG_TRY(clSetKernelArg(k, iters_arg, sizeof *iters, iters));
+    st = cg_peak_time_kernel(e, k, gsz, lsz, best, runs);
+out:
+    return st;
+}

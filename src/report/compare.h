@@ -1,0 +1,24 @@
+/* Comparing two runs: a regression check when both ran on the same device, a side-by-side table of the
+ * devices when they did not. docs/reports.md states the noise rule. */
+#ifndef CG_COMPARE_H
+#define CG_COMPARE_H
+#include <stdio.h>
+#include "report/result.h"
+
+/* How many combined standard deviations a change must exceed to count (besides the threshold). */
+#define CG_COMPARE_NOISE_K 2.0
+
+typedef enum cg_compare_result {
+    CG_CMP_NOTHING_IN_COMMON = -1, /* no rung matched: err says why */
+    CG_CMP_OK = 0,        /* nothing regressed (or two devices: a side-by-side table, never a failure) */
+    CG_CMP_REGRESSED = 1, /* a rung slowed beyond threshold and noise, or passed before and fails now */
+} cg_compare_result;
+
+/* Same device (name and platform): rungs are matched by workload, rung and size, and each change is judged
+ * against threshold_pct and the noise (CG_COMPARE_NOISE_K x the two runs' combined standard deviation).
+ * Different devices: rungs are matched by workload and rung; the table gives each device's time, speedup and
+ * rank within the ladder, and which rung wins on each. name_a/name_b label the runs (file names). */
+cg_compare_result cg_compare(const cg_report *a, const char *name_a, const cg_report *b, const char *name_b,
+                             double threshold_pct, FILE *out, char *err, size_t errlen);
+
+#endif

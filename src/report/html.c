@@ -1,0 +1,393 @@
+/* The HTML report page. Everything is inline: a short style sheet, the gnuplot SVG charts, the tables; there
+ * is no script and nothing is fetched, so the file can be mailed, archived or opened offline. Every string
+ * from a run (names, why-lines, command lines, device strings) is HTML-escaped. Charts are drawn before the
+ * file is opened, so a gnuplot failure leaves no file behind. */
+#include "report/html.h"
+#include "report/outfile.h"
+#include "report/plot.h"
+#include "report/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORKLOADS 64
+#define MAX_RUNS      16
+
+typedef struct page {
+    const cg_report *const *runs;
+    size_t nruns;
+    const char *generator;
+    const char *labels[MAX_RUNS];
+    char label_buf[MAX_RUNS][300];
+    const char *workloads[MAX_WORKLOADS];
+    size_t nworkloads;
+    char *ladder[MAX_WORKLOADS], *roofline[MAX_WORKLOADS];
+} page;
+
+static const char style[] =
+    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}"
+    "h1{margin-bottom:.2em}h2{margin-top:2em;border-bottom:2px solid #4c72b0}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
+    "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}th{background:#f0f3f8;text-align:left}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0;flex:1 1 540px}"
+    "figure svg{width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.85em;color:#555}"
+    "tr.failed td{background:#fbe9e9}.st-failed{color:#c44e52;font-weight:bold}.st-skip{color:#777}"
+    ".why{color:#444}.reason{color:#c44e52}.warn{color:#a06000}code{font-size:.95em}"
+    ".meta "
+    "td:first-child{font-weight:bold;white-space:nowrap}footer{margin-top:3em;font-size:.85em;color:#555}";
+
+static void esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+/* Workloads over all runs in order of first appearance; run labels (device, "#j" where a device repeats). */
+static void index_page(page *p)
+{
+    for (size_t j = 0; j < p->nruns; j++) {
+        const cg_report *r = p->runs[j];
+        bool dup = false;
+        for (size_t k = 0; k < p->nruns; k++)
+            dup |= k != j && !strcmp(p->runs[k]->device.name, r->device.name);
+        snprintf(p->label_buf[j], sizeof p->label_buf[j], dup ? "%s #%zu" : "%s", r->device.name, j + 1);
+        p->labels[j] = p->label_buf[j];
+        for (size_t i = 0; i < r->n; i++) {
+            size_t w = 0;
+            while (w < p->nworkloads && strcmp(p->workloads[w], r->rows[i].workload))
+                w++;
+            if (w == p->nworkloads && w < MAX_WORKLOADS) p->workloads[p->nworkloads++] = r->rows[i].workload;
+        }
+    }
+}
+
+static int draw_charts(page *p, char *err, size_t errlen)
+{
+    for (size_t w = 0; w < p->nworkloads; w++) {
+        cg_plot_in in = {p->runs, p->labels, p->nruns, p->workloads[w], (int)(2 * w)};
+        if (!(p->ladder[w] = cg_plot_ladder(&in, err, errlen))) return -1;
+        in.chart++;
+        p->roofline[w] = cg_plot_roofline(&in, err, errlen);
+        if (!p->roofline[w] && err[0]) return -1;
+    }
+    return 0;
+}
+
+static void meta_row(FILE *f, const page *p, const char *name, void (*cell)(FILE *, const cg_report *))
+{
+    fprintf(f, "<tr><td>%s</td>", name);
+    for (size_t j = 0; j < p->nruns; j++) {
+        fputs("<td>", f);
+        cell(f, p->runs[j]);
+        fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
+static void m_device(FILE *f, const cg_report *r)
+{
+    esc(f, r->device.name);
+    fputs(" (", f);
+    esc(f, r->device.type);
+    fprintf(f, ", %u compute units, %u MHz)", r->device.compute_units, r->device.clock_mhz);
+}
+static void m_memory(FILE *f, const cg_report *r)
+{
+    fprintf(f, "global %.1f GiB, local %llu KiB, max alloc %.1f GiB", r->device.global_mem / 1073741824.0,
+            r->device.local_mem / 1024, r->device.max_alloc / 1073741824.0);
+}
+static void m_platform(FILE *f, const cg_report *r)
+{
+    esc(f, r->device.platform);
+    fputs(" &mdash; ", f);
+    esc(f, r->device.platform_version);
+}
+static void m_driver(FILE *f, const cg_report *r)
+{
+    esc(f, r->device.driver);
+    fputs(" &mdash; ", f);
+    esc(f, r->device.version);
+}
+static void m_tool(FILE *f, const cg_report *r)
+{
+    fputs("clgauge ", f);
+    esc(f, r->tool_version);
+    fputs(", git <code>", f);
+    esc(f, r->git_commit);
+    fputs("</code>", f);
+}
+static void m_time(FILE *f, const cg_report *r)
+{
+    esc(f, r->time_utc);
+}
+static void m_cmd(FILE *f, const cg_report *r)
+{
+    fputs("<code>", f);
+    esc(f, r->command_line);
+    fputs("</code>", f);
+}
+static void m_options(FILE *f, const cg_report *r)
+{
+    fprintf(f, "%d timed runs per rung after %d warm-up, seed %llu, size ", r->runs, r->warmup,
+            (unsigned long long)r->seed);
+    esc(f, r->size_arg[0] ? r->size_arg : "default per workload");
+    fputs(r->no_cache ? ", --no-cache" : "", f);
+}
+static void m_roof(FILE *f, const cg_report *r)
+{
+    fprintf(f, "copy %.1f GB/s, read %.1f GB/s, fp32 MAD %.1f GFLOP/s (", r->copy_gbps, r->read_gbps,
+            r->mad_gflops);
+    esc(f, r->roofline_source);
+    fputs(")", f);
+}
+
+static void write_meta(FILE *f, const page *p)
+{
+    fputs("<h2 id=\"runs\">Device and run</h2>\n<table class=\"meta\">\n", f);
+    meta_row(f, p, "device", m_device);
+    meta_row(f, p, "memory", m_memory);
+    meta_row(f, p, "platform", m_platform);
+    meta_row(f, p, "driver / device version", m_driver);
+    meta_row(f, p, "roofline ceilings", m_roof);
+    meta_row(f, p, "measured by", m_tool);
+    meta_row(f, p, "started (UTC)", m_time);
+    meta_row(f, p, "command line", m_cmd);
+    meta_row(f, p, "options", m_options);
+    fputs("</table>\n", f);
+}
+
+static bool timed(const cg_result *r)
+{
+    return (r->status == CG_RUNG_OK || r->status == CG_RUNG_WRONG) && r->runs > 0;
+}
+
+static void cell_num(FILE *f, const char *text)
+{
+    fputs("<td class=\"n\">", f);
+    esc(f, text);
+    fputs("</td>", f);
+}
+
+static void row_status(FILE *f, const cg_result *r)
+{
+    const char *cls = r->status == CG_RUNG_OK            ? ""
+                      : r->status == CG_RUNG_UNSUPPORTED ? "st-skip"
+                                                         : "st-failed";
+    const char *text = r->status == CG_RUNG_OK             ? "OK"
+                       : r->status == CG_RUNG_WRONG        ? "FAILED"
+                       : r->status == CG_RUNG_UNSUPPORTED  ? "unsupported"
+                       : r->status == CG_RUNG_BUILD_FAILED ? "BUILD-FAILED"
+                                                           : "CL-ERROR";
+    fprintf(f, "<td class=\"%s\">%s</td>", cls, text);
+}
+
+static void row_numbers(FILE *f, const cg_result *r)
+{
+    char a[64], b[64], c[140];
+    bool t = timed(r);
+    cg_fmt_time(a, sizeof a, t ? r->t_median : 0);
+    cell_num(f, a);
+    snprintf(c, sizeof c, "-");
+    if (t && isfinite(r->t_cv)) snprintf(c, sizeof c, "%.1f%%", 100 * r->t_cv);
+    cell_num(f, c);
+    cg_fmt_time(a, sizeof a, t ? r->t_min : 0);
+    cg_fmt_time(b, sizeof b, t ? r->t_max : 0);
+    snprintf(c, sizeof c, t ? "%s .. %s" : "-", a, b);
+    cell_num(f, c);
+    cg_fmt_rate(a, sizeof a, t ? r->gbps * 1e9 : 0, "B");
+    cell_num(f, a);
+    cg_fmt_rate(a, sizeof a, t ? r->gflops * 1e9 : 0, "FLOP");
+    cell_num(f, a);
+    snprintf(c, sizeof c, t && isfinite(r->roofline_pct) ? "%.1f%%" : "-", r->roofline_pct);
+    cell_num(f, c);
+    snprintf(c, sizeof c, t && r->speedup > 0 ? "%.2fx" : "-", r->speedup);
+    cell_num(f, c);
+}
+
+static void row_why(FILE *f, const cg_result *r)
+{
+    fputs("<td><span class=\"why\">", f);
+    esc(f, r->why);
+    fputs("</span>", f);
+    if (r->status != CG_RUNG_OK && r->reason[0]) {
+        fputs("<br><span class=\"reason\">", f);
+        esc(f, r->reason);
+        fputs("</span>", f);
+    }
+    for (unsigned i = 0; i < CG_WARN_COUNT; i++)
+        if (r->warnings & (1u << i)) {
+            fputs("<br><span class=\"warn\">warning: ", f);
+            esc(f, cg_warning_fix(1u << i));
+            fputs("</span>", f);
+        }
+    fputs("</td>", f);
+}
+
+static void write_table(FILE *f, const page *p, const char *workload)
+{
+    fputs("<table class=\"rungs\"><tr><th>rung</th>", f);
+    if (p->nruns > 1) fputs("<th>run</th>", f);
+    fputs("<th>status</th><th>median</th><th>CV</th><th>fastest .. slowest</th><th>bandwidth</th>"
+          "<th>FLOP rate</th><th>roofline</th><th>speedup</th><th>why</th></tr>\n",
+          f);
+    for (size_t j = 0; j < p->nruns; j++)
+        for (size_t i = 0; i < p->runs[j]->n; i++) {
+            const cg_result *r = &p->runs[j]->rows[i];
+            if (strcmp(r->workload, workload)) continue;
+            bool bad = r->status != CG_RUNG_OK && r->status != CG_RUNG_UNSUPPORTED;
+            fprintf(f, "<tr%s><td><code>", bad ? " class=\"failed\"" : "");
+            esc(f, r->rung);
+            fputs("</code></td>", f);
+            if (p->nruns > 1) {
+                fputs("<td>", f);
+                esc(f, p->labels[j]);
+                fputs("</td>", f);
+            }
+            row_status(f, r);
+            row_numbers(f, r);
+            row_why(f, r);
+            fputs("</tr>\n", f);
+        }
+    fputs("</table>\n", f);
+}
+
+/* The first row of the workload in run j, or NULL. */
+static const cg_result *first_row(const page *p, size_t j, const char *workload)
+{
+    for (size_t i = 0; i < p->runs[j]->n; i++)
+        if (!strcmp(p->runs[j]->rows[i].workload, workload)) return &p->runs[j]->rows[i];
+    return NULL;
+}
+
+static void write_sizes(FILE *f, const page *p, const char *workload)
+{
+    const char *sep = "<p>Problem size: ";
+    const char *note = NULL;
+    for (size_t j = 0; j < p->nruns; j++) {
+        const cg_result *r = first_row(p, j, workload);
+        if (!r) continue;
+        fputs(sep, f);
+        esc(f, r->size_desc);
+        if (p->nruns > 1) {
+            fputs(" (", f);
+            esc(f, p->labels[j]);
+            fputs(")", f);
+        }
+        sep = ", ";
+        note = note ? note : r->bytes_note;
+    }
+    fputs(". Bandwidth counts ", f);
+    esc(f, note && *note ? note : "the workload's model bytes");
+    fputs(".</p>\n", f);
+}
+
+static void write_workload(FILE *f, const page *p, size_t w)
+{
+    const char *name = p->workloads[w];
+    fputs("<section class=\"workload\" id=\"w-", f);
+    esc(f, name);
+    fputs("\"><h2>", f);
+    esc(f, name);
+    fputs("</h2>\n", f);
+    write_sizes(f, p, name);
+    fprintf(
+        f,
+        "<div class=\"charts\"><figure>%s<figcaption>Median time per rung, lower is better; the error bar "
+        "spans the fastest and the slowest timed run. FAILED rungs (wrong result) are red.</figcaption>"
+        "</figure>\n",
+        p->ladder[w]);
+    if (p->roofline[w])
+        fprintf(f,
+                "<figure>%s<figcaption>Roofline: the device's measured bandwidth (solid: read, dashed: copy) "
+                "and fp32 MAD ceilings; each rung that ran is a point at its model FLOPs per byte."
+                "</figcaption></figure>\n",
+                p->roofline[w]);
+    fputs("</div>\n", f);
+    write_table(f, p, name);
+    fputs("</section>\n", f);
+}
+
+static int emit_page(FILE *f, const void *ctx)
+{
+    const page *p = ctx;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>clgauge report: ",
+          f);
+    for (size_t j = 0; j < p->nruns; j++) {
+        fputs(j ? ", " : "", f);
+        esc(f, p->labels[j]);
+    }
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>clgauge report</h1>\n<p>", style);
+    for (size_t w = 0; w < p->nworkloads; w++) {
+        fputs(w ? " &middot; " : "Workloads: ", f);
+        fputs("<a href=\"#w-", f);
+        esc(f, p->workloads[w]);
+        fputs("\">", f);
+        esc(f, p->workloads[w]);
+        fputs("</a>", f);
+    }
+    fputs(" &middot; <a href=\"#runs\">device and run</a></p>\n", f);
+    for (size_t w = 0; w < p->nworkloads; w++)
+        write_workload(f, p, w);
+    write_meta(f, p);
+    fputs("<footer>Written by ", f);
+    esc(f, p->generator);
+    fputs(". Rates are computed from the median time and the workload's model bytes and FLOPs; roofline % is "
+          "the share of the measured ceiling the rung reaches.</footer>\n</body>\n</html>\n",
+          f);
+    return ferror(f) ? -1 : 0;
+}
+
+int cg_report_html(const cg_report *const *runs, size_t n, const char *generator, const char *path, char *err,
+                   size_t errlen, bool *io)
+{
+    page *p = calloc(1, sizeof *p);
+    int rc = -1;
+    *io = false;
+    if (!p || n == 0 || n > MAX_RUNS) {
+        snprintf(err, errlen, n > MAX_RUNS ? "at most %d runs fit one page" : "out of memory", MAX_RUNS);
+        free(p);
+        return -1;
+    }
+    p->runs = runs;
+    p->nruns = n;
+    p->generator = generator;
+    index_page(p);
+    if (draw_charts(p, err, errlen) == 0) {
+        rc = cg_outfile_write(path, emit_page, p);
+        if (rc != 0) {
+            *io = true;
+            snprintf(err, errlen, "cannot write --html file %s: %s; choose a writable path", path,
+                     strerror(errno));
+        }
+    }
+    for (size_t w = 0; w < p->nworkloads; w++) {
+        free(p->ladder[w]);
+        free(p->roofline[w]);
+    }
+    free(p);
+    return rc;
+}

@@ -1,0 +1,69 @@
+/* The peak result model: the growable array of rows, status names and the per-row field table that the JSON
+ * and CSV writers share. */
+#include "report/peak_result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cg_peak_report_init(cg_peak_report *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void cg_peak_report_fini(cg_peak_report *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+cg_peak_row *cg_peak_report_add(cg_peak_report *r)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 32;
+        cg_peak_row *rows = realloc(r->rows, cap * sizeof *rows);
+        if (!rows) return NULL;
+        r->rows = rows;
+        r->cap = cap;
+    }
+    cg_peak_row *row = &r->rows[r->n++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+size_t cg_peak_report_failures(const cg_peak_report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += r->rows[i].status == CG_PEAK_WRONG || r->rows[i].status == CG_PEAK_FAILED;
+    return n;
+}
+
+const char *cg_peak_status_name(cg_peak_status s)
+{
+    switch (s) {
+    case CG_PEAK_OK:
+        return "ok";
+    case CG_PEAK_UNSUPPORTED:
+        return "unsupported";
+    case CG_PEAK_ZERO_COPY:
+        return "zero_copy";
+    case CG_PEAK_WRONG:
+        return "wrong_result";
+    case CG_PEAK_FAILED:
+        return "failed";
+    }
+    return "?";
+}
+
+#define F(name, kind, member)                                                                                \
+    {                                                                                                        \
+        name, kind, offsetof(cg_peak_row, member)                                                            \
+    }
+const cg_peak_field cg_peak_fields[] = {
+    F("family", CG_PF_STR, family),    F("test", CG_PF_STR, test),          F("variant", CG_PF_STR, variant),
+    F("value", CG_PF_DOUBLE, value),   F("unit", CG_PF_STR, unit),          F("status", CG_PF_STATUS, status),
+    F("amount", CG_PF_DOUBLE, amount), F("seconds", CG_PF_DOUBLE, seconds), F("runs", CG_PF_INT, runs),
+    F("counts", CG_PF_STR, note),      F("reason", CG_PF_STR, reason),
+};
+#undef F
+const size_t cg_peak_nfields = sizeof cg_peak_fields / sizeof cg_peak_fields[0];

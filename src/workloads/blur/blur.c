@@ -1,0 +1,318 @@
+/* The blur workload: a Gaussian blur (--sigma, default 5: 31 taps) of a float picture with clamp-to-edge
+ * borders, the Apple OpenCL guide's worked example as a ladder: the direct 2D convolution, the separable one
+ * (plain, through local tiles, fused in one kernel) and the Young-van Vliet recursive Gaussian (rows only,
+ * columns only, both, and both as column passes with two transposes). This file owns the picture (a PNG
+ * given with --input, else seeded random bytes, as floats pixel / 255), the device buffers (created once),
+ * the CPU references and their check, the rung table and each rung's launches; blur_ref.c does the host
+ * arithmetic and blur_est.c the speed estimate. Nothing here looks at rung names: p[] says the algorithm. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/pngio.h"
+#include "core/rng.h"
+#include "workloads/blur/blur.h"
+#include "workloads/blur/blur_ref.h"
+
+#define BLUR_DEFAULT_GPU   4096
+#define BLUR_DEFAULT_OTHER 512
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_ALGO, P_WGX, P_WGY, P_PY} */
+    {"conv2d", "direct 2D convolution: (2R+1)^2 clamped taps and MADs per pixel (961 at sigma 5)",
+     "blur_conv2d", NULL, 0, 0, {A_CONV2D, 16, 16, 1}},
+    {"sep", "separable: a row pass then a column pass, 2R+1 taps each: 62 MADs instead of 961",
+     "blur_rows", NULL, 0, 0, {A_SEP, 32, 8, 1}},
+    {"sep-local", "separable through local tiles: each input read from global once per group + halo",
+     "blur_rows_local", NULL, 0, LOCAL_SEP(32, 8, 15), {A_SEP_LOCAL, 32, 8, 1}},
+    {"rgH", "recursive rows only (half the blur): one work-item per row, loads a row apart, uncoalesced",
+     "blur_rg_rows", NULL, 0, 0, {A_RG_H, 64, 1, 1}},
+    {"rgV", "recursive columns only (half the blur): one work-item per column, coalesced loads",
+     "blur_rg_cols", NULL, 0, 0, {A_RG_V, 64, 1, 1}},
+    {"recursive", "Young-van Vliet: rgH then rgV, 4 passes of 4 MADs per pixel whatever sigma",
+     "blur_rg_rows", NULL, 0, 0, {A_RG, 64, 1, 1}},
+    {"recursive-vt", "rgV, transpose, rgV, transpose: every pass coalesced, two extra copies",
+     "blur_rg_cols", NULL, 0, 32 * 33 * 4, {A_RG_VT, 64, 1, 1}},
+    {"recursive-ht", "rgH, transpose, rgH, transpose: only row passes, for devices where rows are fast",
+     "blur_rg_rows", NULL, 0, 32 * 33 * 4, {A_RG_HT, 64, 1, 1}},
+    {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
+     "blur_fused", NULL, 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
+};
+/* clang-format on */
+
+/* The references each algorithm is checked against: the same algorithm on the host, and for the recursive
+ * ones the sampled Gaussian it approximates. */
+static const struct {
+    int exact, truth;
+} algo_refs[] = {
+    [A_CONV2D] = {REF_GAUSS, -1},       [A_SEP] = {REF_GAUSS, -1},          [A_SEP_LOCAL] = {REF_GAUSS, -1},
+    [A_RG_H] = {REF_RG_H, REF_GAUSS_H}, [A_RG_V] = {REF_RG_V, REF_GAUSS_V}, [A_RG] = {REF_RG, REF_GAUSS},
+    [A_RG_VT] = {REF_RG, REF_GAUSS},    [A_RG_HT] = {REF_RG, REF_GAUSS},    [A_FUSED] = {REF_GAUSS, -1},
+};
+
+/* ---- setup ------------------------------------------------------------------------------------------ */
+
+static cg_status check_size(const cg_device *d, size_t w, size_t h)
+{
+    cg_status st = CG_OK;
+    char need[32], have[32];
+    CG_FAIL_IF(w == 0 || h == 0 || w > INT_MAX / h, CG_E_USAGE,
+               "blur: %zux%zu is not 1 to 2^31-1 pixels (the kernels index with int): use a smaller --size",
+               w, h);
+    double bytes = (double)w * h * sizeof(float);
+    cg_format_bytes(bytes, need, sizeof need);
+    cg_format_bytes((double)d->max_alloc, have, sizeof have);
+    CG_FAIL_IF(
+        bytes > (double)d->max_alloc, CG_E_USAGE,
+        "blur: a %zux%zu float picture needs a %s buffer, above this device's largest allocation (%s): "
+        "use a smaller --size",
+        w, h, need, have);
+    cg_format_bytes((double)d->global_mem, have, sizeof have);
+    CG_FAIL_IF(4 * bytes > (double)d->global_mem, CG_E_USAGE,
+               "blur: four %s buffers (input, output, two temporaries) do not fit in this device's %s: use a "
+               "smaller --size",
+               need, have);
+out:
+    return st;
+}
+
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, blur_state *s)
+{
+    if (o->input) {
+        if (o->size.dims) {
+            CG_ERROR("blur: --input %s and --size both given: the picture sets the size; drop --size",
+                     o->input);
+            return CG_E_USAGE;
+        }
+        cg_status st = cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
+        return st == CG_OK ? check_size(ctx->dev, s->w, s->h) : st;
+    }
+    if (o->size.dims == 0)
+        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? BLUR_DEFAULT_GPU : BLUR_DEFAULT_OTHER;
+    else if (o->size.w > INT_MAX || o->size.h > INT_MAX) {
+        CG_ERROR("blur: --size must be at most 2^31-1 pixels each way, e.g. 4096x4096");
+        return CG_E_USAGE;
+    } else {
+        s->w = (size_t)o->size.w;
+        s->h = o->size.dims == 1 ? (size_t)o->size.n : (size_t)o->size.h;
+    }
+    return check_size(ctx->dev, s->w, s->h);
+}
+
+static cg_status pick_sigma(const cg_run_opts *o, blur_state *s)
+{
+    s->sigma = o->sigma > 0 ? o->sigma : BLUR_DEFAULT_SIGMA;
+    if (!(s->sigma >= BLUR_MIN_SIGMA && s->sigma <= BLUR_MAX_SIGMA)) {
+        CG_ERROR(
+            "blur: --sigma %g is out of range: use %g to %g (the recursive filter's formulas start at %g; "
+            "the tiled rungs keep 3 sigma of halo in local memory)",
+            s->sigma, BLUR_MIN_SIGMA, BLUR_MAX_SIGMA, BLUR_MIN_SIGMA);
+        return CG_E_USAGE;
+    }
+    s->r = blur_radius(s->sigma);
+    return CG_OK;
+}
+
+static void blur_teardown(void *state)
+{
+    blur_state *s = state;
+    if (!s) return;
+    cl_mem m[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf, s->g_buf, s->g2_buf};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (m[i]) clReleaseMemObject(m[i]);
+    for (int i = 0; i < REF_COUNT; i++)
+        free(s->ref[i]);
+    free(s->in);
+    free(s->in8);
+    free(s->got);
+    free(s->saved);
+    free(s->g);
+    free(s->g2);
+    free(s);
+}
+
+static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
+{
+    size_t t = (size_t)(2 * s->r + 1);
+    bool have_input = s->in8 != NULL;
+    if (!have_input) s->in8 = malloc(s->n);
+    s->in = malloc(s->n * sizeof(float));
+    s->got = malloc(s->n * sizeof(float));
+    s->saved = malloc(s->n);
+    s->g = malloc(t * sizeof(float));
+    s->g2 = malloc(t * t * sizeof(float));
+    bool ok = s->in8 && s->in && s->got && s->saved && s->g && s->g2;
+    for (int i = 0; i < REF_COUNT; i++)
+        ok = ok && (s->ref[i] = malloc(s->n * sizeof(float))) != NULL;
+    if (!ok) {
+        CG_ERROR("blur: out of host memory for a %zux%zu picture: use a smaller --size", s->w, s->h);
+        return CG_E_RUNTIME;
+    }
+    if (!have_input) {
+        cg_rng rng;
+        cg_rng_init(&rng, o->seed);
+        cg_rng_fill_bytes(&rng, s->in8, s->n);
+    }
+    for (size_t i = 0; i < s->n; i++)
+        s->in[i] = s->in8[i] / 255.0f;
+    blur_weights(s->sigma, s->r, s->g);
+    for (size_t j = 0; j < t; j++)
+        for (size_t i = 0; i < t; i++)
+            s->g2[j * t + i] = (float)((double)s->g[j] * s->g[i]);
+    blur_yvv_coeffs(s->sigma, s->c);
+    return blur_make_refs(s);
+}
+
+static cg_status make_device_data(cg_ctx *ctx, blur_state *s)
+{
+    cg_status st = CG_OK;
+    size_t nf = s->n * sizeof(float), t = (size_t)(2 * s->r + 1);
+    cl_mem_flags ro = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    CG_TRY_OBJ(s->in_buf, clCreateBuffer(ctx->context, ro, nf, s->in, CG_ERRP));
+    CG_TRY_OBJ(s->out_buf, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, nf, NULL, CG_ERRP));
+    CG_TRY_OBJ(s->tmp_buf, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, nf, NULL, CG_ERRP));
+    CG_TRY_OBJ(s->tmp2_buf, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, nf, NULL, CG_ERRP));
+    CG_TRY_OBJ(s->g_buf, clCreateBuffer(ctx->context, ro, t * sizeof(float), s->g, CG_ERRP));
+    CG_TRY_OBJ(s->g2_buf, clCreateBuffer(ctx->context, ro, t * t * sizeof(float), s->g2, CG_ERRP));
+out:
+    return st;
+}
+
+static cg_status blur_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    blur_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        CG_ERROR("blur: out of host memory");
+        return CG_E_RUNTIME;
+    }
+    cg_status st = pick_sigma(o, s);
+    if (st == CG_OK) st = pick_size(ctx, o, s);
+    if (st == CG_OK) {
+        s->n = s->w * s->h;
+        st = make_host_data(o, s);
+    }
+    if (st == CG_OK) st = make_device_data(ctx, s);
+    if (st != CG_OK) {
+        blur_teardown(s);
+        return st;
+    }
+    snprintf(size_desc, len, "%zux%zu px, sigma %g", s->w, s->h, s->sigma);
+    *state = s;
+    return CG_OK;
+}
+
+/* ---- rungs ------------------------------------------------------------------------------------------ */
+
+/* Bytes: one read of the input and one write of the output per pixel (8 B), the least any blur moves.
+ * FLOPs per pixel, a MAD counting 2: 2 T^2 for the 2D convolution (T = 2R+1 taps), 4 T for the separable
+ * ones, 8 per recursive pass (4 MADs): 16 for one direction, 32 for both. */
+static void blur_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const blur_state *s = state;
+    double t = 2.0 * s->r + 1.0, px = (double)s->n;
+    static const double rec[] = {[A_RG_H] = 16, [A_RG_V] = 16, [A_RG] = 32, [A_RG_VT] = 32, [A_RG_HT] = 32};
+    int a = r->p[P_ALGO];
+    double f = a == A_CONV2D ? 2 * t * t : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED) ? 4 * t : rec[a];
+    m->bytes = px * 8.0;
+    m->flops = px * f;
+    m->items = px;
+    m->item_unit = "px";
+    m->bytes_note = "R+W: 4 B/px read + 4 B/px written (input once, output once)";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+static void blur_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const blur_state *s = state;
+    snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
+}
+
+/* NaN in every output pixel: it never passes a check. */
+static cg_status blur_poison(cg_ctx *ctx, void *state, void *rs)
+{
+    cg_status st = CG_OK;
+    blur_state *s = state;
+    (void)rs;
+    cl_uint nan_bits = 0x7fc00000u;
+    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out_buf, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float), 0,
+                               NULL, NULL));
+    CG_TRY(clFinish(ctx->queue));
+out:
+    return st;
+}
+
+static uint8_t to_grey(float v)
+{
+    return (uint8_t)lrintf((v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v) * 255.0f);
+}
+
+/* Against the same algorithm on the host (BLUR_TOL_EXACT, BLUR_TOL_RECURSIVE); a recursive rung must also be
+ * within BLUR_TOL_TRUTH of the sampled Gaussian it approximates, away from the borders (where the simple
+ * steady-state start of the anti-causal pass departs from clamp-to-edge; docs/workloads/blur.md). */
+static cg_status blur_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    blur_state *s = state;
+    int a = blur_rung_algo(rs);
+    int truth = algo_refs[a].truth;
+    CG_TRY(
+        clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, s->n * sizeof(float), s->got, 0, NULL, NULL));
+    cg_check_float(c, s->got, s->ref[algo_refs[a].exact], s->n,
+                   truth < 0 ? BLUR_TOL_EXACT : BLUR_TOL_RECURSIVE, 0.0);
+    cg_check_locate_2d(c, s->w);
+    size_t margin = (size_t)(BLUR_TRUTH_MARGIN * s->r);
+    double e = c->ok && truth >= 0 ? blur_max_diff(s->got, s->ref[truth], s->w, s->h, margin) : 0.0;
+    if (!(e <= BLUR_TOL_TRUTH)) {
+        c->ok = false;
+        snprintf(c->detail, sizeof c->detail,
+                 "matches the recursive reference, but differs from the true Gaussian by %.3g (> %g) beyond "
+                 "%zu px "
+                 "of the borders",
+                 e, BLUR_TOL_TRUTH, margin);
+    }
+    if (c->ok) {
+        for (size_t i = 0; i < s->n; i++)
+            s->saved[i] = to_grey(s->got[i]);
+        s->have_saved = true;
+    }
+out:
+    return st;
+}
+
+static cg_status blur_save_output(cg_ctx *ctx, void *state, const char *path)
+{
+    (void)ctx;
+    const blur_state *s = state;
+    if (!s->have_saved) {
+        CG_ERROR("cannot write %s: no blur rung produced a verified output", path);
+        return CG_E_IO;
+    }
+    return cg_png_write_grey(path, s->saved, s->w, s->h);
+}
+
+const cg_workload cg_workload_blur = {
+    .name = "blur",
+    .summary = "Gaussian blur (--sigma): 2D, separable, local tiles, fused, recursive (+ transposes)",
+    .size_help = "picture WxH (4096x4096) or N for NxN; default 4096x4096 on GPUs, 512x512 elsewhere",
+    .cl_file = "blur.cl",
+    .takes_images_io = true,
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = blur_setup,
+    .teardown = blur_teardown,
+    .model = blur_model,
+    .options = blur_options,
+    .prepare = blur_prepare,
+    .poison = blur_poison,
+    .enqueue = blur_enqueue,
+    .verify = blur_verify,
+    .release = blur_release,
+    .save_output = blur_save_output,
+    .estimate = blur_estimate,
+};

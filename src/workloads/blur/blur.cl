@@ -1,0 +1,215 @@
+/* blur: a Gaussian blur of a float picture with clamp-to-edge borders, five ways: the direct 2D convolution
+ * with the (2R+1)^2 sampled Gaussian, the separable convolution (a row pass, then a column pass), the same
+ * through local-memory tiles, both passes fused in one kernel, and the Young-van Vliet recursive Gaussian.
+ * Build options: R (the radius: 2R+1 taps), WGX, WGY (the work-group shape), PY (output rows per work-item
+ * of the fused kernel). Weights come in a __constant buffer g[2R+1] (g2[(2R+1)^2] for the 2D kernel); the
+ * recursive kernels take c = (B, b1/b0, b2/b0, b3/b0). Pixel indices are int: the host refuses 2^31 pixels.
+ */
+
+#ifndef R
+#define R 15
+#endif
+#ifndef WGX
+#define WGX 32
+#endif
+#ifndef WGY
+#define WGY 8
+#endif
+#ifndef PY
+#define PY 8
+#endif
+#define T (2 * R + 1)
+
+int clampi(int i, int n)
+{
+    return clamp(i, 0, n - 1);
+}
+
+/* ---- the direct 2D convolution: (2R+1)^2 reads and MADs per pixel --------------------------------- */
+
+__kernel void blur_conv2d(__global const float *in, __global float *out, int w, int h,
+                          __global const float *g2)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float s = 0.0f;
+    for (int j = -R; j <= R; j++) {
+        __global const float *row = in + clampi(y + j, h) * w;
+        __global const float *wr = g2 + (j + R) * T + R;
+        for (int i = -R; i <= R; i++)
+            s += wr[i] * row[clampi(x + i, w)];
+    }
+    out[y * w + x] = s;
+}
+
+/* ---- separable: a row pass into tmp, then a column pass, each reading 2R+1 taps from global ---------- */
+
+__kernel void blur_rows(__global const float *in, __global float *out, int w, int h, __constant float *g)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    __global const float *row = in + y * w;
+    float s = 0.0f;
+    for (int i = -R; i <= R; i++)
+        s += g[i + R] * row[clampi(x + i, w)];
+    out[y * w + x] = s;
+}
+
+__kernel void blur_cols(__global const float *in, __global float *out, int w, int h, __constant float *g)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float s = 0.0f;
+    for (int j = -R; j <= R; j++)
+        s += g[j + R] * in[clampi(y + j, h) * w + x];
+    out[y * w + x] = s;
+}
+
+/* ---- separable through local tiles: each input read from global once per group (plus the halo) ------- */
+
+__kernel void blur_rows_local(__global const float *in, __global float *out, int w, int h,
+                              __constant float *g)
+{
+    __local float t[WGY][WGX + 2 * R];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x0 = get_group_id(0) * WGX - R, y = min((int)get_global_id(1), h - 1);
+    for (int i = lx; i < WGX + 2 * R; i += WGX)
+        t[ly][i] = in[y * w + clampi(x0 + i, w)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int x = get_global_id(0);
+    if (x >= w || get_global_id(1) >= (size_t)h) return;
+    float s = 0.0f;
+    for (int i = 0; i < T; i++)
+        s += g[i] * t[ly][lx + i];
+    out[y * w + x] = s;
+}
+
+__kernel void blur_cols_local(__global const float *in, __global float *out, int w, int h,
+                              __constant float *g)
+{
+    __local float t[WGY + 2 * R][WGX + 1];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x = min((int)get_global_id(0), w - 1), y0 = get_group_id(1) * WGY - R;
+    for (int j = ly; j < WGY + 2 * R; j += WGY)
+        t[j][lx] = in[clampi(y0 + j, h) * w + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = get_global_id(1);
+    if (get_global_id(0) >= (size_t)w || y >= h) return;
+    float s = 0.0f;
+    for (int j = 0; j < T; j++)
+        s += g[j] * t[ly + j][lx];
+    out[y * w + x] = s;
+}
+
+/* ---- fused: one kernel, one read and one write of each pixel in global memory -------------------------
+ * A WGX x WGY group makes a WGX x (WGY*PY) output block: (1) the block's input plus an R halo on each side
+ * goes into local memory; (2) the row pass makes WGX filtered values for every input row of the block, four
+ * adjacent outputs per work-item sliding over 2R+4 loads; (3) each work-item filters its column over PY
+ * consecutive rows from those, sliding over PY+2R loads. The odd row strides keep every local access free
+ * of bank conflicts (lanes walk rows in (2), columns in (3)). */
+#define FY        (WGY * PY)    /* output rows per group */
+#define IN_ROWS   (FY + 2 * R)  /* input rows per group */
+#define IN_COLS   (WGX + 2 * R) /* input columns per group */
+#define IN_STRIDE (IN_COLS | 1)
+#define H_STRIDE  (WGX + 1)
+
+__kernel void blur_fused(__global const float *in, __global float *out, int w, int h, __constant float *g)
+{
+    __local float t[IN_ROWS * IN_STRIDE];
+    __local float hb[IN_ROWS * H_STRIDE];
+    int lx = get_local_id(0), ly = get_local_id(1), lid = ly * WGX + lx;
+    int x0 = get_group_id(0) * WGX, y0 = get_group_id(1) * FY;
+    for (int i = lid; i < IN_ROWS * IN_COLS; i += WGX * WGY) {
+        int r = i / IN_COLS, c = i - r * IN_COLS;
+        t[r * IN_STRIDE + c] = in[clampi(y0 - R + r, h) * w + clampi(x0 - R + c, w)];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < IN_ROWS * (WGX / 4); i += WGX * WGY) {
+        int q = i / IN_ROWS, r = i - q * IN_ROWS;
+        __local const float *src = t + r * IN_STRIDE + 4 * q;
+        float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+#pragma unroll
+        for (int k = 0; k < T + 3; k++) {
+            float v = src[k];
+            if (k < T) a0 += g[k] * v;
+            if (k >= 1 && k < T + 1) a1 += g[k - 1] * v;
+            if (k >= 2 && k < T + 2) a2 += g[k - 2] * v;
+            if (k >= 3) a3 += g[k - 3] * v;
+        }
+        __local float *dst = hb + r * H_STRIDE + 4 * q;
+        dst[0] = a0;
+        dst[1] = a1;
+        dst[2] = a2;
+        dst[3] = a3;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc[PY];
+#pragma unroll
+    for (int m = 0; m < PY; m++)
+        acc[m] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < PY + 2 * R; k++) {
+        float v = hb[(ly * PY + k) * H_STRIDE + lx];
+#pragma unroll
+        for (int m = 0; m < PY; m++)
+            if (k - m >= 0 && k - m < T) acc[m] += g[k - m] * v;
+    }
+    int x = x0 + lx;
+    if (x >= w) return;
+#pragma unroll
+    for (int m = 0; m < PY; m++)
+        if (y0 + ly * PY + m < h) out[(y0 + ly * PY + m) * w + x] = acc[m];
+}
+
+/* ---- the recursive Gaussian (Young-van Vliet): 4 MADs per pixel and pass, whatever sigma ---------------
+ * One work-item filters one line of n samples `stride` apart: a causal pass into out, started at the steady
+ * state of the first sample, then an anti-causal pass over out in place, started at the steady state of the
+ * causal pass's last sample. */
+void yvv_line(__global const float *in, __global float *out, int n, int stride, float4 c)
+{
+    float p1 = in[0], p2 = p1, p3 = p1;
+    for (int i = 0; i < n; i++) {
+        float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+    p1 = p2 = p3 = out[(n - 1) * stride];
+    for (int i = n - 1; i >= 0; i--) {
+        float v = c.x * out[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+}
+
+/* rgH: one work-item per row; neighbouring work-items are a row apart, so no load is coalesced on a GPU. */
+__kernel void blur_rg_rows(__global const float *in, __global float *out, int w, int h, float4 c)
+{
+    int y = get_global_id(0);
+    if (y < h) yvv_line(in + y * w, out + y * w, w, 1, c);
+}
+
+/* rgV: one work-item per column; neighbouring work-items read neighbouring floats: coalesced. */
+__kernel void blur_rg_cols(__global const float *in, __global float *out, int w, int h, float4 c)
+{
+    int x = get_global_id(0);
+    if (x < w) yvv_line(in + x, out + x, h, w, c);
+}
+
+/* The transpose of the recursive-vt rung (out, w rows of h, = in, h rows of w, transposed): a 32x32 tile,
+ * local rows padded by one float, 32x8 work-groups (the transpose ladder's tile32 rung). */
+__kernel void blur_transpose(__global const float *in, __global float *out, int w, int h)
+{
+    __local float tile[32][33];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x = get_group_id(0) * 32 + lx, y0 = get_group_id(1) * 32 + ly;
+    for (int j = 0; j < 32; j += 8)
+        if (x < w && y0 + j < h) tile[ly + j][lx] = in[(y0 + j) * w + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int ox = get_group_id(1) * 32 + lx, oy0 = get_group_id(0) * 32 + ly;
+    for (int j = 0; j < 32; j += 8)
+        if (ox < h && oy0 + j < w) out[(oy0 + j) * h + ox] = tile[lx][ly + j];
+}

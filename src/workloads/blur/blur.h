@@ -1,0 +1,58 @@
+/* The blur workload's shared definitions: the meaning of a rung's p[], the algorithms, the references and
+ * their tolerances, and the state that blur.c (setup, checks), blur_launch.c (each rung's launches),
+ * blur_ref.c (host arithmetic) and blur_est.c (the --estimate rows) share. */
+#ifndef CG_BLUR_H
+#define CG_BLUR_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/workload.h"
+
+#define BLUR_DEFAULT_SIGMA 5.0
+#define BLUR_MIN_SIGMA     0.5  /* Young-van Vliet's q(sigma) is defined from 0.5 */
+#define BLUR_MAX_SIGMA     32.0 /* radius 96: the fused rung's tile still fits 48 KiB of local memory */
+/* Tolerances (absolute; pixels are in [0, 1]): float against double for the convolutions (sums of up to
+ * (2R+1)^2 terms), for the recursive filter (its feedback amplifies rounding), and of the recursive filter
+ * against the sampled Gaussian it approximates (docs/workloads/blur.md gives the measured errors). */
+#define BLUR_TOL_EXACT     1e-5
+#define BLUR_TOL_RECURSIVE 1e-4
+#define BLUR_TOL_TRUTH     0.08
+#define BLUR_TRUTH_MARGIN  3 /* the truth check skips pixels nearer a border than 3 radii */
+
+/* Local bytes of the tiled kernels for a WX x WY group (PY rows each) at radius r; the rung table gives them
+ * for r = 15 (sigma 5) and prepare re-checks them for the radius of --sigma. */
+#define LOCAL_SEP(wx, wy, r) ((size_t)((wy) + 2 * (r)) * ((wx) + 1) * sizeof(float))
+#define LOCAL_FUSED(wx, wy, py, r)                                                                           \
+    ((size_t)((wy) * (py) + 2 * (r)) * ((((wx) + 2 * (r)) | 1) + (wx) + 1) * sizeof(float))
+
+enum { P_ALGO, P_WGX, P_WGY, P_PY }; /* cg_rung.p[]: algorithm, work-group shape, rows per work-item */
+enum { A_CONV2D, A_SEP, A_SEP_LOCAL, A_RG_H, A_RG_V, A_RG, A_RG_VT, A_RG_HT, A_FUSED, A_COUNT };
+/* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise. */
+enum { REF_GAUSS, REF_GAUSS_H, REF_GAUSS_V, REF_RG, REF_RG_H, REF_RG_V, REF_COUNT };
+
+typedef struct blur_state {
+    size_t w, h, n;
+    double sigma;
+    int r;         /* radius: 2r+1 taps */
+    float *g, *g2; /* 1D weights (2r+1), 2D weights (2r+1)^2 = g[j] * g[i] */
+    float c[4];    /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
+    uint8_t *in8;  /* the picture as bytes (PNG or seeded) */
+    float *in, *got;
+    float *ref[REF_COUNT];
+    uint8_t *saved; /* the last verified output as grey, for --output */
+    bool have_saved;
+    cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
+} blur_state;
+
+/* blur_ref.c: fills s->ref[] from s->in and logs the recursive filter's error against the Gaussian. */
+cg_status blur_make_refs(blur_state *s);
+/* Largest |a - b| over the w x h pixels at least margin from every border. */
+double blur_max_diff(const float *a, const float *b, size_t w, size_t h, size_t margin);
+/* blur_launch.c: the rung's kernels and launches. */
+cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
+cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
+void blur_release(void *rs);
+int blur_rung_algo(const void *rs);
+/* blur_est.c: the rows of `clgauge run blur --estimate`. */
+size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max);
+
+#endif

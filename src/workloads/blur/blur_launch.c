@@ -1,0 +1,162 @@
+/* The launches of each blur rung, as data: an algorithm is a plan of up to four steps (kernel, source and
+ * destination buffer, whether the picture is transposed at that step, the launch shape, the extra argument);
+ * prepare turns the rung's plan into kernels with their arguments set, enqueue replays them. */
+#include <stdlib.h>
+#include "core/clerr.h"
+#include "core/log.h"
+#include "workloads/blur/blur.h"
+
+enum { B_IN, B_OUT, B_TMP, B_TMP2 };
+typedef enum { S_PIXEL, S_FUSED, S_LINE_H, S_LINE_W, S_TRANSPOSE } shape;
+typedef enum { X_NONE, X_G, X_G2, X_C } extra_arg;
+
+typedef struct step {
+    const char *kernel;
+    int src, dst;
+    int swap; /* 1: this step works on the transposed picture (h x w) */
+    shape shape;
+    extra_arg extra;
+} step;
+
+#define MAX_STEPS 4
+/* clang-format off */
+static const step plans[A_COUNT][MAX_STEPS] = {
+    [A_CONV2D] = {{"blur_conv2d", B_IN, B_OUT, 0, S_PIXEL, X_G2}},
+    [A_SEP] = {{"blur_rows", B_IN, B_TMP, 0, S_PIXEL, X_G}, {"blur_cols", B_TMP, B_OUT, 0, S_PIXEL, X_G}},
+    [A_SEP_LOCAL] = {{"blur_rows_local", B_IN, B_TMP, 0, S_PIXEL, X_G},
+                     {"blur_cols_local", B_TMP, B_OUT, 0, S_PIXEL, X_G}},
+    [A_RG_H] = {{"blur_rg_rows", B_IN, B_OUT, 0, S_LINE_H, X_C}},
+    [A_RG_V] = {{"blur_rg_cols", B_IN, B_OUT, 0, S_LINE_W, X_C}},
+    [A_RG] = {{"blur_rg_rows", B_IN, B_TMP, 0, S_LINE_H, X_C}, {"blur_rg_cols", B_TMP, B_OUT, 0, S_LINE_W, X_C}},
+    [A_RG_VT] = {{"blur_rg_cols", B_IN, B_TMP, 0, S_LINE_W, X_C},
+                 {"blur_transpose", B_TMP, B_TMP2, 0, S_TRANSPOSE, X_NONE},
+                 {"blur_rg_cols", B_TMP2, B_TMP, 1, S_LINE_W, X_C},
+                 {"blur_transpose", B_TMP, B_OUT, 1, S_TRANSPOSE, X_NONE}},
+    [A_RG_HT] = {{"blur_rg_rows", B_IN, B_TMP, 0, S_LINE_H, X_C},
+                 {"blur_transpose", B_TMP, B_TMP2, 0, S_TRANSPOSE, X_NONE},
+                 {"blur_rg_rows", B_TMP2, B_TMP, 1, S_LINE_H, X_C},
+                 {"blur_transpose", B_TMP, B_OUT, 1, S_TRANSPOSE, X_NONE}},
+    [A_FUSED] = {{"blur_fused", B_IN, B_OUT, 0, S_FUSED, X_G}},
+};
+/* clang-format on */
+
+typedef struct launch {
+    cl_kernel k;
+    cl_uint dims;
+    size_t global[2], local[2];
+} launch;
+
+typedef struct blur_rung {
+    int algo;
+    size_t n;
+    launch l[MAX_STEPS];
+} blur_rung;
+
+int blur_rung_algo(const void *rs)
+{
+    return ((const blur_rung *)rs)->algo;
+}
+
+static size_t round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch *l)
+{
+    size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY];
+    l->dims = 2;
+    if (sh == S_PIXEL || sh == S_FUSED) {
+        l->local[0] = wx;
+        l->local[1] = wy;
+        l->global[0] = round_up(w, wx);
+        l->global[1] = sh == S_PIXEL ? round_up(h, wy) : (h + wy * py - 1) / (wy * py) * wy;
+    } else if (sh == S_TRANSPOSE) {
+        l->local[0] = 32;
+        l->local[1] = 8;
+        l->global[0] = round_up(w, 32);
+        l->global[1] = (h + 31) / 32 * 8;
+    } else {
+        l->dims = 1;
+        l->local[0] = wx;
+        l->global[0] = round_up(sh == S_LINE_H ? h : w, wx);
+    }
+}
+
+static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const cl_mem *bufs)
+{
+    cg_status st = CG_OK;
+    cl_int w = (cl_int)(p->swap ? s->h : s->w), h = (cl_int)(p->swap ? s->w : s->h);
+    cl_float4 c = {{s->c[0], s->c[1], s->c[2], s->c[3]}};
+    CG_TRY(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[p->src]));
+    CG_TRY(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[p->dst]));
+    CG_TRY(clSetKernelArg(k, 2, sizeof w, &w));
+    CG_TRY(clSetKernelArg(k, 3, sizeof h, &h));
+    if (p->extra == X_G || p->extra == X_G2)
+        CG_TRY(clSetKernelArg(k, 4, sizeof(cl_mem), p->extra == X_G ? &s->g_buf : &s->g2_buf));
+    else if (p->extra == X_C)
+        CG_TRY(clSetKernelArg(k, 4, sizeof c, &c));
+out:
+    return st;
+}
+
+/* The local memory the rung needs at this radius, against the device's: one line with the fix when short. */
+static cg_status check_local(const cg_ctx *ctx, const blur_state *s, const cg_rung *r)
+{
+    int wx = r->p[P_WGX], wy = r->p[P_WGY], a = r->p[P_ALGO];
+    size_t need = a == A_FUSED       ? LOCAL_FUSED(wx, wy, r->p[P_PY], s->r)
+                  : a == A_SEP_LOCAL ? LOCAL_SEP(wx, wy, s->r)
+                                     : 0;
+    if (need <= ctx->dev->local_mem) return CG_OK;
+    CG_ERROR("blur:%s needs %zu B of local memory at sigma %g, this device has %llu B: use a smaller --sigma",
+             r->name, need, s->sigma, (unsigned long long)ctx->dev->local_mem);
+    return CG_E_RUNTIME;
+}
+
+void blur_release(void *rs)
+{
+    blur_rung *q = rs;
+    if (!q) return;
+    for (size_t i = 0; i < q->n; i++)
+        if (q->l[i].k) clReleaseKernel(q->l[i].k);
+    free(q);
+}
+
+cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
+{
+    cg_status st = CG_OK;
+    blur_state *s = state;
+    cl_mem bufs[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf};
+    blur_rung *q = calloc(1, sizeof *q);
+    CG_FAIL_IF(!q, CG_E_RUNTIME, "blur: out of host memory");
+    q->algo = r->p[P_ALGO];
+    if ((st = check_local(ctx, s, r)) != CG_OK) goto out;
+    for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
+        launch *l = &q->l[q->n++];
+        shape_launch(r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
+        if ((st = set_step(l->k, s, p, bufs)) != CG_OK) goto out;
+    }
+out:
+    if (st != CG_OK) {
+        blur_release(q);
+        q = NULL;
+    }
+    *rs = q;
+    return st;
+}
+
+cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
+{
+    cg_status st = CG_OK;
+    (void)state;
+    blur_rung *q = rs;
+    for (size_t i = 0; i < q->n; i++) {
+        launch *l = &q->l[i];
+        cl_event *e = cg_events_next(ev);
+        CG_FAIL_IF(!e, CG_E_RUNTIME, "blur: out of host memory for an event");
+        CG_TRY(clEnqueueNDRangeKernel(ctx->queue, l->k, l->dims, NULL, l->global, l->local, 0, NULL, e));
+    }
+out:
+    return st;
+}

@@ -1,0 +1,162 @@
+/* Host arithmetic of the blur ladder: Gaussian weights, the Young-van Vliet coefficients and the double-
+ * precision references (separable convolution, recursive Gaussian) with clamp-to-edge borders. */
+#include "workloads/blur/blur_ref.h"
+#include <math.h>
+#include <stdlib.h>
+#include "core/log.h"
+#include "workloads/blur/blur.h"
+
+int blur_radius(double sigma)
+{
+    return (int)ceil(3.0 * sigma);
+}
+
+void blur_weights(double sigma, int r, float *g)
+{
+    double sum = 0.0;
+    for (int i = -r; i <= r; i++)
+        sum += exp(-(double)i * i / (2.0 * sigma * sigma));
+    for (int i = -r; i <= r; i++)
+        g[i + r] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / sum);
+}
+
+/* Young, van Vliet, "Recursive implementation of the Gaussian filter", Signal Processing 44 (1995), eq. 11
+ * (q from sigma) and eq. 8 (b0..b3). */
+void blur_yvv_coeffs(double sigma, float c[4])
+{
+    double q = sigma >= 2.5 ? 0.98711 * sigma - 0.96330 : 3.97156 - 4.14554 * sqrt(1.0 - 0.26891 * sigma);
+    double q2 = q * q, q3 = q2 * q;
+    double b0 = 1.57825 + 2.44413 * q + 1.4281 * q2 + 0.422205 * q3;
+    double b1 = 2.44413 * q + 2.85619 * q2 + 1.26661 * q3;
+    double b2 = -(1.4281 * q2 + 1.26661 * q3);
+    double b3 = 0.422205 * q3;
+    c[1] = (float)(b1 / b0);
+    c[2] = (float)(b2 / b0);
+    c[3] = (float)(b3 / b0);
+    c[0] = (float)(1.0 - ((double)c[1] + c[2] + c[3])); /* exactly 1 - the others in float: steady gain 1 */
+}
+
+static size_t clampi(long long i, size_t n)
+{
+    return i < 0 ? 0 : (size_t)i >= n ? n - 1 : (size_t)i;
+}
+
+/* One line of n samples, `stride` apart. */
+static void conv_line(const double *in, double *out, size_t n, size_t stride, const float *g, int r)
+{
+    for (size_t i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int k = -r; k <= r; k++)
+            s += (double)g[k + r] * in[clampi((long long)i + k, n) * stride];
+        out[i * stride] = s;
+    }
+}
+
+void blur_ref_conv(const double *in, double *out, size_t w, size_t h, const float *g, int r, int dir)
+{
+    if (dir == 0) {
+        for (size_t y = 0; y < h; y++)
+            conv_line(in + y * w, out + y * w, w, 1, g, r);
+        return;
+    }
+    for (size_t y = 0; y < h; y++) { /* columns, walked row by row so that memory is read in order */
+        double *o = out + y * w;
+        for (size_t x = 0; x < w; x++)
+            o[x] = 0.0;
+        for (int k = -r; k <= r; k++) {
+            const double *i = in + clampi((long long)y + k, h) * w;
+            for (size_t x = 0; x < w; x++)
+                o[x] += (double)g[k + r] * i[x];
+        }
+    }
+}
+
+static void yvv_line(const double *in, double *out, size_t n, size_t stride, const float c[4])
+{
+    double b = c[0], a1 = c[1], a2 = c[2], a3 = c[3];
+    double p1 = in[0], p2 = p1, p3 = p1;
+    for (size_t i = 0; i < n; i++) {
+        double v = b * in[i * stride] + a1 * p1 + a2 * p2 + a3 * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+    p1 = p2 = p3 = out[(n - 1) * stride];
+    for (size_t i = n; i-- > 0;) {
+        double v = b * out[i * stride] + a1 * p1 + a2 * p2 + a3 * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+}
+
+void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], int dir)
+{
+    if (dir == 0) {
+        for (size_t y = 0; y < h; y++)
+            yvv_line(in + y * w, out + y * w, w, 1, c);
+        return;
+    }
+    for (size_t x = 0; x < w; x++)
+        yvv_line(in + x, out + x, h, w, c);
+}
+
+static void to_float(const double *d, float *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)d[i];
+}
+
+/* Largest |a - b| over the pixels at least `margin` from every border (margin 0: all of them). */
+double blur_max_diff(const float *a, const float *b, size_t w, size_t h, size_t margin)
+{
+    double m = 0.0;
+    for (size_t y = margin; y + margin < h; y++)
+        for (size_t x = margin; x + margin < w; x++)
+            m = fmax(m, fabs((double)a[y * w + x] - b[y * w + x]));
+    return m;
+}
+
+cg_status blur_make_refs(blur_state *s)
+{
+    size_t n = s->n;
+    double *in = calloc(n, sizeof *in), *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!in || !a || !b) {
+        free(in);
+        free(a);
+        free(b);
+        CG_ERROR("blur: out of host memory for the references of a %zux%zu picture: use a smaller --size",
+                 s->w, s->h);
+        return CG_E_RUNTIME;
+    }
+    for (size_t i = 0; i < n; i++)
+        in[i] = s->in[i];
+    blur_ref_conv(in, a, s->w, s->h, s->g, s->r, 0);
+    to_float(a, s->ref[REF_GAUSS_H], n);
+    blur_ref_conv(a, b, s->w, s->h, s->g, s->r, 1);
+    to_float(b, s->ref[REF_GAUSS], n);
+    blur_ref_conv(in, b, s->w, s->h, s->g, s->r, 1);
+    to_float(b, s->ref[REF_GAUSS_V], n);
+    blur_ref_yvv(in, a, s->w, s->h, s->c, 0);
+    to_float(a, s->ref[REF_RG_H], n);
+    blur_ref_yvv(a, b, s->w, s->h, s->c, 1);
+    to_float(b, s->ref[REF_RG], n);
+    blur_ref_yvv(in, b, s->w, s->h, s->c, 1);
+    to_float(b, s->ref[REF_RG_V], n);
+    free(in);
+    free(a);
+    free(b);
+    size_t m = (size_t)(BLUR_TRUTH_MARGIN * s->r);
+    CG_INFO(
+        "blur: recursive vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
+        "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",
+        s->sigma, m, blur_max_diff(s->ref[REF_RG], s->ref[REF_GAUSS], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_RG], s->ref[REF_GAUSS], s->w, s->h, m),
+        blur_max_diff(s->ref[REF_RG_H], s->ref[REF_GAUSS_H], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_RG_H], s->ref[REF_GAUSS_H], s->w, s->h, m),
+        blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, m));
+    return CG_OK;
+}

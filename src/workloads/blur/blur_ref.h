@@ -1,0 +1,22 @@
+/* The blur ladder's arithmetic on the host: the sampled Gaussian's weights, the Young-van Vliet recursive
+ * coefficients, and the CPU references (in double, clamp-to-edge borders) every rung is checked against. */
+#ifndef CG_BLUR_REF_H
+#define CG_BLUR_REF_H
+#include <stddef.h>
+
+/* Radius of the sampled Gaussian: ceil(3 sigma) (sigma 5: 15, so 2 * 15 + 1 = 31 taps). */
+int blur_radius(double sigma);
+/* The 2r+1 weights exp(-i^2 / (2 sigma^2)), i = -r..r, normalised to sum 1, as floats. */
+void blur_weights(double sigma, int r, float *g);
+/* Young and van Vliet (1995) coefficients for sigma >= 0.5: c[0] = B, c[1..3] = b1/b0, b2/b0, b3/b0, with
+ * B + c1 + c2 + c3 = 1 (a constant input stays constant). */
+void blur_yvv_coeffs(double sigma, float c[4]);
+
+/* One pass of the sampled Gaussian along rows (dir 0) or columns (dir 1): out = in convolved with the 2r+1
+ * weights g, taps clamped to the picture. in and out are w x h, distinct. */
+void blur_ref_conv(const double *in, double *out, size_t w, size_t h, const float *g, int r, int dir);
+/* The recursive Gaussian along rows (dir 0) or columns (dir 1): a causal pass started at the steady state of
+ * the first sample, then an anti-causal pass started at the steady state of the causal pass's last sample. */
+void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], int dir);
+
+#endif

@@ -1,0 +1,323 @@
+/* The transpose workload: out (w rows of h floats) = the transpose of a seeded random h x w float matrix, the
+ * ladder of the Apple guide's worked example (naive, the 16x16 local tile, diagonal block skew) carried on
+ * to padded tiles, several elements per work-item and float4 moves. This file owns the input, the exact CPU
+ * reference, the two device buffers (created once), the rung table and each rung's launch. A rung's shape is
+ * data in p[]: the kernel kind, the tile side, the work-group height (rows each work-item steps over) and
+ * flags (padded local rows, diagonal block order); nothing here looks at rung names. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "core/workload.h"
+
+enum { K_NAIVE, K_TILE, K_VEC4 };         /* p[P_KIND]: which kernel shape */
+enum { P_KIND, P_TILE, P_ROWS, P_FLAGS }; /* the meaning of cg_rung.p[] here */
+enum { F_PAD = 1, F_DIAG = 2 };           /* p[P_FLAGS] bits */
+
+#define TILE_BYTES(t, pad) ((size_t)(t) * ((t) + (pad)) * sizeof(float))
+#define TR_DEFAULT_GPU     16384
+#define TR_DEFAULT_OTHER   2048
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_KIND, P_TILE, P_ROWS, P_FLAGS} */
+    {"naive", "one work-item per element: reads coalesced, writes stride h floats apart",
+     "tr_naive", NULL, 0, 0, {K_NAIVE, 32, 8, 0}},
+    {"local16", "the seed: 16x16 tile in local memory, rows in and rows out, both coalesced",
+     "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, 0}},
+    {"diag16", "as local16, groups renumbered diagonally: neighbours hit different memory partitions",
+     "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, F_DIAG}},
+    {"pad16", "as local16, local rows padded to 17 floats: a tile column spans all banks, no conflicts",
+     "tr_tile", NULL, 0, TILE_BYTES(16, 1), {K_TILE, 16, 16, F_PAD}},
+    {"tile32", "32x32 padded tile, 32x8 groups: 4 elements per work-item, whole 128 B rows",
+     "tr_tile", NULL, 0, TILE_BYTES(32, 1), {K_TILE, 32, 8, F_PAD}},
+    {"vec4", "32x32 padded tile, float4 loads and stores: 16 elements per work-item, 4x fewer memory ops",
+     "tr_vec4", NULL, 0, TILE_BYTES(32, 1), {K_VEC4, 32, 8, F_PAD}},
+    {"best", "64x64 padded tile, float4 moves, 16x16 groups: 16 elements per work-item, 256 B rows",
+     "tr_vec4", NULL, 0, TILE_BYTES(64, 1), {K_VEC4, 64, 16, F_PAD}},
+};
+/* clang-format on */
+
+typedef struct tr_state {
+    size_t w, h, n;
+    float *in, *ref, *got;
+    cl_mem in_buf, out_buf;
+} tr_state;
+
+typedef struct tr_rung {
+    cl_kernel k;
+    size_t global[2], local[2];
+} tr_rung;
+
+/* ---- setup ------------------------------------------------------------------------------------------ */
+
+/* The refusal of a size, or CG_OK: the kernels index with int, each matrix is one buffer, and both must fit
+ * in global memory together. */
+static cg_status check_size(const cg_device *d, size_t w, size_t h)
+{
+    cg_status st = CG_OK;
+    char need[32], have[32];
+    CG_FAIL_IF(w == 0 || h == 0 || w > INT_MAX / h, CG_E_USAGE,
+               "transpose: %zux%zu is not 1 to 2^31-1 elements (the kernels index with int): use a smaller "
+               "--size",
+               w, h);
+    double bytes = (double)w * h * sizeof(float);
+    cg_format_bytes(bytes, need, sizeof need);
+    cg_format_bytes((double)d->max_alloc, have, sizeof have);
+    CG_FAIL_IF(bytes > (double)d->max_alloc, CG_E_USAGE,
+               "transpose: a %zux%zu float matrix needs a %s buffer, above this device's largest allocation "
+               "(%s): use a smaller --size",
+               w, h, need, have);
+    cg_format_bytes((double)d->global_mem, have, sizeof have);
+    CG_FAIL_IF(
+        2 * bytes > (double)d->global_mem, CG_E_USAGE,
+        "transpose: input and output of %s each do not fit in this device's %s of global memory: use a "
+        "smaller --size",
+        need, have);
+out:
+    return st;
+}
+
+/* WxH from --size (N: NxN); by default 16384x16384 on GPUs (2048x2048 elsewhere), halved until both matrices
+ * fit in one allocation each and together in half the global memory. */
+static cg_status pick_size(const cg_device *d, const cg_run_opts *o, tr_state *s)
+{
+    if (o->size.dims == 1) {
+        s->w = s->h = (size_t)o->size.n;
+    } else if (o->size.dims == 2) {
+        s->w = (size_t)o->size.w;
+        s->h = (size_t)o->size.h;
+    } else {
+        size_t e = (d->type & CL_DEVICE_TYPE_GPU) ? TR_DEFAULT_GPU : TR_DEFAULT_OTHER;
+        while (e > 256 &&
+               ((double)e * e * 4 > (double)d->max_alloc || (double)e * e * 8 > d->global_mem / 2.0))
+            e /= 2;
+        s->w = s->h = e;
+    }
+    if (o->size.dims && (o->size.w > INT_MAX || o->size.h > INT_MAX)) {
+        CG_ERROR("transpose: --size must be at most 2^31-1 each way, e.g. 16384x16384");
+        return CG_E_USAGE;
+    }
+    return check_size(d, s->w, s->h);
+}
+
+/* The reference, by 32x32 blocks so that both matrices are walked cache-friendly. */
+static void reference(const float *in, float *out, size_t w, size_t h)
+{
+    for (size_t y0 = 0; y0 < h; y0 += 32)
+        for (size_t x0 = 0; x0 < w; x0 += 32)
+            for (size_t y = y0; y < y0 + 32 && y < h; y++)
+                for (size_t x = x0; x < x0 + 32 && x < w; x++)
+                    out[x * h + y] = in[y * w + x];
+}
+
+static void tr_teardown(void *state)
+{
+    tr_state *s = state;
+    if (!s) return;
+    if (s->in_buf) clReleaseMemObject(s->in_buf);
+    if (s->out_buf) clReleaseMemObject(s->out_buf);
+    free(s->in);
+    free(s->ref);
+    free(s->got);
+    free(s);
+}
+
+static cg_status make_data(cg_ctx *ctx, const cg_run_opts *o, tr_state *s)
+{
+    cg_status st = CG_OK;
+    size_t bytes = s->n * sizeof(float);
+    s->in = malloc(bytes);
+    s->ref = malloc(bytes);
+    s->got = malloc(bytes);
+    CG_FAIL_IF(!s->in || !s->ref || !s->got, CG_E_RUNTIME,
+               "transpose: out of host memory for three %zux%zu float matrices: use a smaller --size", s->w,
+               s->h);
+    cg_rng rng;
+    cg_rng_init(&rng, o->seed);
+    cg_rng_fill_float(&rng, s->in, s->n, 0.0f, 1.0f);
+    reference(s->in, s->ref, s->w, s->h);
+    CG_TRY_OBJ(s->in_buf,
+               clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->in, CG_ERRP));
+    CG_TRY_OBJ(s->out_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, bytes, NULL, CG_ERRP));
+out:
+    return st;
+}
+
+static cg_status tr_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    tr_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "transpose: out of host memory");
+    if (o->input || o->output)
+        CG_WARN("transpose: --input/--output are for picture workloads; transpose ignores them");
+    st = pick_size(ctx->dev, o, s);
+    if (st != CG_OK) goto out;
+    s->n = s->w * s->h;
+    st = make_data(ctx, o, s);
+    if (st == CG_OK) snprintf(size_desc, len, "%zux%zu floats", s->w, s->h);
+out:
+    if (st != CG_OK) {
+        tr_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+/* ---- rungs ------------------------------------------------------------------------------------------ */
+
+/* Each element read once and written once (4 + 4 B) and no arithmetic; the ceiling is the copy bandwidth. */
+static void tr_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const tr_state *s = state;
+    (void)r;
+    m->bytes = (double)s->n * 8.0;
+    m->flops = 0;
+    m->items = (double)s->n;
+    m->item_unit = "elem";
+    m->bytes_note = "R+W: 4 B/elem read + 4 B/elem written";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+static void tr_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const tr_state *s = state;
+    snprintf(buf, len, "-DTILE=%d -DROWS=%d -DPAD=%d -DDIAG=%d -DALIGN4=%d", r->p[P_TILE], r->p[P_ROWS],
+             !!(r->p[P_FLAGS] & F_PAD), !!(r->p[P_FLAGS] & F_DIAG), s->w % 4 == 0 && s->h % 4 == 0);
+}
+
+static size_t div_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Naive: one work-item per element over TILE x ROWS groups. Tiled: one group of (TILE / v) x ROWS per
+ * TILE x TILE block, v = 4 for the float4 kernel. */
+static void launch_shape(const tr_state *s, const cg_rung *r, tr_rung *q)
+{
+    size_t tile = (size_t)r->p[P_TILE], rows = (size_t)r->p[P_ROWS];
+    if (r->p[P_KIND] == K_NAIVE) {
+        q->local[0] = tile;
+        q->local[1] = rows;
+        q->global[0] = div_up(s->w, tile) * tile;
+        q->global[1] = div_up(s->h, rows) * rows;
+        return;
+    }
+    q->local[0] = r->p[P_KIND] == K_VEC4 ? tile / 4 : tile;
+    q->local[1] = rows;
+    q->global[0] = div_up(s->w, tile) * q->local[0];
+    q->global[1] = div_up(s->h, tile) * rows;
+}
+
+static void tr_release(void *rs)
+{
+    tr_rung *q = rs;
+    if (!q) return;
+    if (q->k) clReleaseKernel(q->k);
+    free(q);
+}
+
+static cg_status tr_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
+{
+    cg_status st = CG_OK;
+    tr_state *s = state;
+    cl_int w = (cl_int)s->w, h = (cl_int)s->h;
+    tr_rung *q = calloc(1, sizeof *q);
+    CG_FAIL_IF(!q, CG_E_RUNTIME, "transpose: out of host memory");
+    launch_shape(s, r, q);
+    CG_FAIL_IF(q->local[0] * q->local[1] > ctx->dev->max_wg, CG_E_RUNTIME,
+               "transpose:%s: a %zux%zu work-group is larger than this device's %zu", r->name, q->local[0],
+               q->local[1], ctx->dev->max_wg);
+    CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
+    CG_TRY(clSetKernelArg(q->k, 0, sizeof s->in_buf, &s->in_buf));
+    CG_TRY(clSetKernelArg(q->k, 1, sizeof s->out_buf, &s->out_buf));
+    CG_TRY(clSetKernelArg(q->k, 2, sizeof w, &w));
+    CG_TRY(clSetKernelArg(q->k, 3, sizeof h, &h));
+out:
+    if (st != CG_OK) {
+        tr_release(q);
+        q = NULL;
+    }
+    *rs = q;
+    return st;
+}
+
+/* A quiet NaN in every output element: it never equals the reference. */
+static cg_status tr_poison(cg_ctx *ctx, void *state, void *rs)
+{
+    cg_status st = CG_OK;
+    tr_state *s = state;
+    (void)rs;
+    cl_uint nan_bits = 0x7fc00000u;
+    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out_buf, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float), 0,
+                               NULL, NULL));
+    CG_TRY(clFinish(ctx->queue));
+out:
+    return st;
+}
+
+static cg_status tr_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
+{
+    cg_status st = CG_OK;
+    (void)state;
+    tr_rung *q = rs;
+    cl_event *e = cg_events_next(ev);
+    CG_FAIL_IF(!e, CG_E_RUNTIME, "transpose: out of host memory for an event");
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, q->k, 2, NULL, q->global, q->local, 0, NULL, e));
+out:
+    return st;
+}
+
+/* Exact: a transpose moves bits. A bitwise-equal output passes at once (memcmp); otherwise the element check
+ * (tolerance 0) finds the first wrong element and its (x, y) in the output. */
+static cg_status tr_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    tr_state *s = state;
+    (void)rs;
+    CG_TRY(
+        clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, s->n * sizeof(float), s->got, 0, NULL, NULL));
+    if (memcmp(s->got, s->ref, s->n * sizeof(float)) == 0) {
+        memset(c, 0, sizeof *c);
+        c->ok = true;
+        c->checked = s->n;
+        c->first_index = -1;
+        goto out;
+    }
+    cg_check_float(c, s->got, s->ref, s->n, 0.0, 0.0);
+    if (c->ok) { /* equal values, different bits (-0 against +0): still wrong for a transpose */
+        c->ok = false;
+        snprintf(c->detail, sizeof c->detail, "output differs bitwise from the input's transpose");
+    }
+    cg_check_locate_2d(c, s->h);
+out:
+    return st;
+}
+
+const cg_workload cg_workload_transpose = {
+    .name = "transpose",
+    .summary = "float matrix transpose: naive, 16x16 local tile, diagonal skew, padding, float4 tiles",
+    .size_help = "matrix WxH (16384x16384) or N for NxN; default 16384^2 on GPUs (or the largest that fits), "
+                 "2048^2 elsewhere",
+    .cl_file = "transpose.cl",
+    .takes_images_io = false,
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = tr_setup,
+    .teardown = tr_teardown,
+    .model = tr_model,
+    .options = tr_options,
+    .prepare = tr_prepare,
+    .poison = tr_poison,
+    .enqueue = tr_enqueue,
+    .verify = tr_verify,
+    .release = tr_release,
+    .save_output = NULL,
+};

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# `clgauge peak` as a user meets it: its help (every option, every test), every option accepted, bad values with
+# exit code 1 and a message naming the problem (an unknown --only name lists the valid ones), unwritable files
+# (5), no such device (2), and the roofline cache: `peak --quick` writes the quick one, a full peak the one
+# that `run` then prefers. Device work is kept tiny (--only, --quick, --max-time 0.01).
+# Usage: bash test_peak.sh /path/to/clgauge   (env from ctest: TESTTMP, TESTDATA, CLGAUGE_CACHE_DIR)
+bin=$1
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
+man_page=$TESTDATA/../../docs/clgauge.1
+
+# --- help
+expect "overview lists peak" 0 "^  peak " -- "$bin" --help
+for opt in device only json csv quick max-time seed no-cache cache-dir mask-features quiet; do
+    expect "peak --help mentions --$opt" 0 "^  --$opt( |$)" -- "$bin" peak --help
+    check "man page documents peak --$opt" -- bash -c 'sed "s/\\\\-/-/g" "$1" | sed -n "/^\.SS Options of peak/,/^\.S[SH] [A-Z]/p" | grep -q -- "--$2"' _ "$man_page" "$opt"
+done
+for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 pageable pinned map launch local-bw bank \
+    atomic-global atomic-local image; do
+    expect "peak --help lists test $t" 0 "^  [a-z]+ +$t " -- "$bin" peak --help
+done
+expect "help peak" 0 "^Usage: clgauge peak " -- "$bin" help peak
+expect "man page has a peak section" 0 "" -- grep -q "^\.SS Options of peak" "$man_page"
+
+# --- bad input
+expect "--only unknown" 1 "unknown peak test 'nosuch'" -- "$bin" peak --only nosuch
+expect "--only unknown lists families and tests" 1 "bandwidth read write copy.*compute fp32" -- "$bin" peak --only nosuch
+expect "--only with one bad name" 1 "unknown peak test 'fp33'" -- "$bin" peak --only fp32,fp33
+expect "--only empty item" 1 "unknown peak test ''" -- "$bin" peak --only fp32,
+expect "--only needs a value" 1 "--only needs a value" -- "$bin" peak --only
+expect "--max-time 0" 1 "--max-time expects a positive number" -- "$bin" peak --max-time 0
+expect "--max-time -1" 1 "--max-time expects a positive number" -- "$bin" peak --max-time -1
+expect "--max-time abc" 1 "--max-time expects a positive number" -- "$bin" peak --max-time abc
+expect "--seed -3" 1 "--seed expects a non-negative integer" -- "$bin" peak --seed -3
+expect "--quick takes no value" 1 "takes no value" -- "$bin" peak --quick=1
+expect "--mask-features bogus" 1 "unknown feature 'bogus'" -- "$bin" peak --mask-features bogus
+expect "stray argument" 1 "unexpected argument 'read'" -- "$bin" peak read
+expect "run-only option" 1 "unknown option '--size'" -- "$bin" peak --size 16M
+expect "no such device" 2 "" -- "$bin" peak --device no-such-device-xyz --only launch
+expect "unwritable --json" 5 "cannot write --json file" -- "$bin" peak --only launch --json /nonexistent/dir/p.json
+expect "unwritable --csv" 5 "cannot write --csv file" -- "$bin" peak --only launch --csv /nonexistent/dir/p.csv
+
+# --- every option, on the device (tiny)
+cache=$tmp/cache
+expect "quick read with every output option" 0 "" -- "$bin" peak --quick --only read --max-time 0.01 --seed 7 \
+    --json "$tmp/q.json" --csv "$tmp/q.csv" --cache-dir "$cache" --device "${CLGAUGE_DEVICE:-0:0}"
+check "JSON names the quick run" -- grep -q '"quick":	true' "$tmp/q.json"
+check "JSON has the read row" -- grep -q '"test":	"read"' "$tmp/q.json"
+check "CSV header" -- grep -q '^device,driver,family,test,variant,value,unit,status' "$tmp/q.csv"
+check "CSV read row" -- grep -q ',bandwidth,read,float4,' "$tmp/q.csv"
+expect "table to stdout" 0 "^bandwidth +read +float4 +[0-9.]+ GB/s" -- "$bin" peak --quick --only read --max-time 0.01 \
+    --no-cache
+expect "--quiet: no table" 0 "!GB/s" -- "$bin" peak --quick --only read --max-time 0.01 --quiet --no-cache
+expect "--json - prints JSON only" 0 '^	"kind":	"peak",' -- "$bin" peak --quick --only launch --max-time 0.01 --json -
+expect "--mask-features fp64: fp64 unsupported" 0 "^compute +fp64 +double +unsupported" -- "$bin" peak --only fp64 \
+    --max-time 0.01 --mask-features fp64 --no-cache
+expect "--mask-features images: image unsupported" 0 "^image +image .*unsupported" -- "$bin" peak --only image \
+    --max-time 0.01 --mask-features images --no-cache
+
+# --- the roofline cache: quick, then full (read, copy, fp32 at every width), which `run` then uses
+expect "peak --quick (read,copy,fp32) writes the quick roofline" 0 "" -- "$bin" peak --quick --max-time 0.01 \
+    --cache-dir "$cache" --quiet
+check "quick roofline cached" -- compgen -G "$cache/roofline-quick-*.json"
+expect "--no-cache writes no roofline" 0 "" -- "$bin" peak --quick --max-time 0.01 --no-cache --cache-dir "$tmp/none" \
+    --quiet
+check "--no-cache: no cache directory" -- test ! -e "$tmp/none"
+expect "full peak of the roofline tests" 0 "" -- "$bin" peak --only read,copy,fp32 --max-time 0.01 --cache-dir "$cache" \
+    --json "$tmp/full.json" --quiet
+check "full roofline cached" -- compgen -G "$cache/roofline-peak-*.json"
+expect "run uses the cached peak roofline" 0 "" -- "$bin" run reduction:naive --size 4096 --runs 1 --warmup 0 \
+    --cache-dir "$cache" --json "$tmp/run.json" --quiet
+check "run's roofline = peak's best read" -- python3 - "$tmp/full.json" "$tmp/run.json" <<'PY'
+import json, sys
+peak, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+best = max(r["value"] for r in peak["results"] if r["test"] == "read" and r["status"] == "ok")
+got = run["roofline"]["read_gbps"]
+assert abs(got - best) <= 1e-9 * best, (got, best)
+assert run["roofline"]["source"] == "peak cache", run["roofline"]
+PY
+
+done_tests

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Device test of the blur ladder on the default device: every rung at an odd non-square size (333x517) against
+# its CPU reference (the recursive rungs also against the true Gaussian away from the borders), and at sigma 2
+# (a radius of 6: other build options); a kernel with a wrong tap weight and a recursive pass with a wrong
+# feedback coefficient caught with exit 3; --estimate prints the estimate table; the PNG round trip; and the
+# bad inputs: --sigma 0, -1, 1e9, --sigma abc, a size beyond the largest allocation, --estimate without blur.
+# Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+set -u
+BIN=${1:?usage: test_blur.sh /path/to/clgauge}
+: "${TESTTMP:?set TESTTMP to a scratch directory}"
+: "${TESTDATA:?set TESTDATA to tests/data}"
+mkdir -p "$TESTTMP"
+SRC=$(cd "$TESTDATA/../../src" && pwd)
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused"
+
+# 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
+for sigma in 5 2; do
+    json=$TESTTMP/blur_$sigma.json
+    rm -f "$json"
+    "$BIN" run blur --size 333x517 --sigma "$sigma" --estimate --runs 2 --warmup 1 --json "$json" \
+        >"$TESTTMP/blur.out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$TESTTMP/blur.out"; fail "run blur --sigma $sigma exited $rc, want 0"; }
+    [ -s "$json" ] || { fail "no JSON report at $json"; continue; }
+    python3 - "$json" "333x517 px, sigma $sigma" $RUNGS <<'EOF' || fail "JSON checks at sigma $sigma (above)"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rows = [r for r in rep["results"] if r["workload"] == "blur"]
+names = [r["rung"] for r in rows]
+bad = [n for n in sys.argv[3:] if n not in names]
+bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows if r["status"] != "ok"]
+bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != sys.argv[2]]
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+    if [ "$sigma" = 5 ]; then
+        for want in "Estimate for blur" "2D convolution *962 *961" "recursive, 4 passes *8 *16"; do
+            grep -q "$want" "$TESTTMP/blur.out" || { cat "$TESTTMP/blur.out"; fail "--estimate: no line matching '$want'"; }
+        done
+    fi
+done
+
+# 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
+wrong=$TESTTMP/blur_wrong
+mkdir -p "$wrong"
+cp "$SRC/peak/roofline.cl" "$wrong/"
+python3 - "$SRC/workloads/blur/blur.cl" "$wrong/blur.cl" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+edits = [("for (int i = -R; i <= R; i++)\n        s += g[i + R] * row[clampi(x + i, w)];",
+          "for (int i = -R; i < R; i++)\n        s += g[i + R] * row[clampi(x + i, w)];"),
+         ("float p1 = in[0], p2 = p1, p3 = p1;", "float p1 = 0.0f, p2 = p1, p3 = p1;")]
+for old, new in edits:
+    if s.count(old) != 1:
+        sys.exit("cannot make the wrong kernel: %r not found once" % old)
+    s = s.replace(old, new)
+open(sys.argv[2], "w").write(s)
+EOF
+[ $? -eq 0 ] || fail "could not write the wrong kernels"
+for rung in sep rgV recursive-vt recursive-ht; do
+    "$BIN" run "blur:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0 \
+        >"$TESTTMP/blur_wrong.out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/blur_wrong.out"; then
+        cat "$TESTTMP/blur_wrong.out"
+        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
+    fi
+done
+
+# 3. PNG in, PNG out of the same size, 8-bit grey.
+out=$TESTTMP/blur_out.png
+rm -f "$out"
+"$BIN" run blur:fused --input "$TESTDATA/rgb_13x7.png" --output "$out" --runs 1 --warmup 0 \
+    >"$TESTTMP/blur_png.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$TESTTMP/blur_png.out"; fail "--input/--output exited $rc, want 0"; }
+python3 - "$TESTDATA/rgb_13x7.png" "$out" <<'EOF' || fail "output PNG checks (above)"
+import struct, sys
+def ihdr(path):
+    d = open(path, "rb").read()
+    if d[:8] != b"\x89PNG\r\n\x1a\n" or d[12:16] != b"IHDR":
+        sys.exit("  %s is not a PNG file" % path)
+    return struct.unpack(">IIBB", d[16:26])
+src, got = ihdr(sys.argv[1]), ihdr(sys.argv[2])
+if got[:2] != src[:2]:
+    sys.exit("  output is %dx%d, input %dx%d" % (got[0], got[1], src[0], src[1]))
+if got[2:] != (8, 0):
+    sys.exit("  output is depth %d colour type %d, want 8-bit grey" % got[2:])
+EOF
+
+# 4. Bad input: exit code and message.
+expect() { # expect RC PATTERN -- command...
+    local want=$1 pat=$2
+    shift 3
+    "$@" >"$TESTTMP/blur_err.out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/blur_err.out"; then
+        cat "$TESTTMP/blur_err.out"
+        fail "$* : exit $rc (want $want), message must match '$pat'"
+    fi
+}
+expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma 0
+expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma -1
+expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma abc
+expect 1 "sigma 1e+09 is out of range: use 0.5 to 32" -- "$BIN" run blur --sigma 1e9
+expect 1 "sigma 0.25 is out of range" -- "$BIN" run blur --sigma 0.25
+expect 1 "2^31-1 pixels" -- "$BIN" run blur --size 70000x70000
+side=$(python3 - "$BIN" <<'EOF'
+import json, math, subprocess, sys
+d = json.loads(subprocess.run([sys.argv[1], "devices", "--json"], capture_output=True, text=True).stdout)
+print(math.isqrt(min(dev["max_alloc_bytes"] for dev in d) // 4) + 1)
+EOF
+)
+if [ -n "$side" ] && [ "$((side * side))" -lt 2147483648 ]; then
+    expect 1 "largest allocation" -- "$BIN" run blur --size "${side}x${side}"
+fi
+expect 1 "--estimate applies to workloads with a speed estimate" -- "$BIN" run transpose --estimate
+expect 1 "drop --size" -- "$BIN" run blur --input "$TESTDATA/rgb_13x7.png" --size 64x64
+expect 5 "no_such_file.png" -- "$BIN" run blur --input "$TESTTMP/no_such_file.png"
+
+if [ "$fails" -ne 0 ]; then
+    echo "test_blur: $fails failure(s)"
+    exit 1
+fi
+echo "test_blur: ok"
