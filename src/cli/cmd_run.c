@@ -67,6 +67,37 @@ static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int 
     rep->no_cache = o->no_cache;
 }
 
+/* True when name is one of the '|'-separated values in list. */
+static bool in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, '|');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && !strncmp(p, name, n)) return true;
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* --pattern: a selected workload must take one, and the value must be one of its patterns. */
+static cg_status check_pattern(const cg_opts *o, const cg_targets *t)
+{
+    if (!o->pattern) return CG_OK;
+    const cg_workload *taker = NULL;
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        if (t->any[w] && cg_workloads[w]->patterns) taker = cg_workloads[w];
+    if (!taker) {
+        CG_ERROR("--pattern applies to the histogram workload only; add histogram to the run");
+        return CG_E_USAGE;
+    }
+    if (!in_list(taker->patterns, o->pattern)) {
+        CG_ERROR("unknown --pattern '%s' for %s: use one of %s", o->pattern, taker->name, taker->patterns);
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
 /* Option checks that need the selection but no device. */
 static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_opts *ro, unsigned *mask)
 {
@@ -94,6 +125,7 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
         CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
         return CG_E_USAGE;
     }
+    if (check_pattern(o, t) != CG_OK) return CG_E_USAGE;
     ro->seed = o->seed;
     ro->runs = o->runs;
     ro->warmup = o->warmup;
@@ -101,6 +133,7 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     ro->output = o->output;
     ro->sigma = o->sigma;
     ro->estimate = o->estimate;
+    ro->pattern = o->pattern;
     cg_status st = check_writable("--json", o->json);
     if (st == CG_OK) st = check_writable("--csv", o->csv);
     if (st == CG_OK) st = check_writable("--output", o->output);

@@ -49,6 +49,8 @@ static const opt_row rows[] = {
     {"output", A_STR, O(output), C_RUN, "FILE.png", "filter3x3, blur: write the filtered picture"},
     {"sigma", A_DBL, O(sigma), C_RUN, "S",
      "blur: the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)"},
+    {"pattern", A_STR, O(pattern), C_RUN, "P",
+     "histogram: the input bytes, random (default), allequal (worst-case contention) or image"},
     {"estimate", A_FLAG, O(estimate), C_RUN, NULL,
      "blur: also print the speed each algorithm's accesses and MADs predict, next to the measured speed"},
     {"no-cache", A_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,

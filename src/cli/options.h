@@ -30,6 +30,7 @@ typedef struct cg_opts {
     const char *kernel_dir, *cache_dir, *input, *output, *mask;
     double sigma;          /* run --sigma (blur); 0: not given */
     bool estimate;         /* run --estimate */
+    const char *pattern;   /* run --pattern (histogram); NULL: not given */
     const char *only;      /* peak --only */
     bool quick;            /* peak --quick */
     double max_time;       /* peak --max-time (seconds per figure) */

@@ -44,10 +44,11 @@ typedef struct cg_run_opts {
     cg_size size; /* dims 0: the workload picks a default for the device */
     uint64_t seed;
     int runs, warmup;
-    const char *input;  /* --input FILE.png or NULL */
-    const char *output; /* --output FILE.png or NULL */
-    double sigma;       /* --sigma (blur), 0 when not given: the workload's default */
-    bool estimate;      /* --estimate: print the workloads' speed estimates */
+    const char *input;   /* --input FILE.png or NULL */
+    const char *output;  /* --output FILE.png or NULL */
+    double sigma;        /* --sigma (blur), 0 when not given: the workload's default */
+    bool estimate;       /* --estimate: print the workloads' speed estimates */
+    const char *pattern; /* --pattern (histogram) or NULL: the workload's default */
 } cg_run_opts;
 
 /* One row of a workload's speed estimate (`clgauge run --estimate`, the Apple guide's method): an algorithm's
@@ -67,6 +68,7 @@ typedef struct cg_workload {
     const char *size_help; /* what --size means here: "N floats (2^24, 16M, 16777216)" */
     const char *cl_file;   /* "reduction.cl" */
     bool takes_images_io;  /* accepts --input/--output PNG */
+    const char *patterns;  /* the --pattern values it accepts, "random|allequal|image"; NULL: none */
     const cg_rung *rungs;
     size_t n_rungs;
 

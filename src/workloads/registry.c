@@ -6,12 +6,14 @@ extern const cg_workload cg_workload_reduction;
 extern const cg_workload cg_workload_filter3x3;
 extern const cg_workload cg_workload_transpose;
 extern const cg_workload cg_workload_blur;
+extern const cg_workload cg_workload_histogram;
 
 const cg_workload *const cg_workloads[] = {
     &cg_workload_reduction,
     &cg_workload_filter3x3,
     &cg_workload_transpose,
     &cg_workload_blur,
+    &cg_workload_histogram,
 };
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
 
