@@ -8,51 +8,19 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/meta.h"
 #include "core/context.h"
 #include "core/log.h"
 #include "peak/peak.h"
 #include "peak/roofline.h"
 
-/* Fails early (before any test) when an output file cannot be created: exit 5 with the path named. */
-static cg_status check_writable(const char *flag, const char *path)
-{
-    if (!path || !strcmp(path, "-")) return CG_OK;
-    bool existed = access(path, F_OK) == 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) {
-        CG_ERROR("cannot write %s file %s: %s; choose a writable path", flag, path, strerror(errno));
-        return CG_E_IO;
-    }
-    close(fd);
-    if (!existed) unlink(path);
-    return CG_OK;
-}
-
 static void fill_meta(cg_peak_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
 {
     snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
     snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(rep->time_utc, sizeof rep->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof rep->command_line; i++)
-        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s",
-                                 i ? " " : "", argv[i]);
-    cg_report_device *rd = &rep->device;
-    snprintf(rd->platform, sizeof rd->platform, "%s", d->platform_name);
-    snprintf(rd->platform_version, sizeof rd->platform_version, "%s", d->platform_version);
-    snprintf(rd->name, sizeof rd->name, "%s", d->name);
-    snprintf(rd->vendor, sizeof rd->vendor, "%s", d->vendor);
-    snprintf(rd->version, sizeof rd->version, "%s", d->version);
-    snprintf(rd->driver, sizeof rd->driver, "%s", d->driver);
-    snprintf(rd->type, sizeof rd->type, "%s", cg_device_type_name(d->type));
-    rd->compute_units = d->compute_units;
-    rd->clock_mhz = d->clock_mhz;
-    rd->global_mem = d->global_mem;
-    rd->local_mem = d->local_mem;
-    rd->max_alloc = d->max_alloc;
+    cg_cli_time_utc(rep->time_utc, sizeof rep->time_utc);
+    cg_cli_command_line(rep->command_line, sizeof rep->command_line, argc, argv);
+    cg_cli_fill_device(&rep->device, d);
     rep->quick = o->quick;
     rep->max_time = o->max_time;
 }
@@ -91,8 +59,8 @@ static cg_status check_opts(const cg_opts *o, bool *sel, unsigned *mask)
         CG_ERROR("unknown feature '%s' in --mask-features; features: images, fp64, fp16, nvidia-ptx", err);
         return CG_E_USAGE;
     }
-    st = check_writable("--json", o->json);
-    return st == CG_OK ? check_writable("--csv", o->csv) : st;
+    st = cg_cli_check_writable("--json", o->json);
+    return st == CG_OK ? cg_cli_check_writable("--csv", o->csv) : st;
 }
 
 cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/meta.h"
 #include "core/log.h"
 #include "report/html.h"
 #include "report/load.h"
@@ -19,16 +20,7 @@ cg_status cg_cmd_html_check(const char *path)
         CG_ERROR("%s", CG_PLOT_MISSING);
         return CG_E_RUNTIME;
     }
-    if (!strcmp(path, "-")) return CG_OK;
-    bool existed = access(path, F_OK) == 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) {
-        CG_ERROR("cannot write --html file %s: %s; choose a writable path", path, strerror(errno));
-        return CG_E_IO;
-    }
-    close(fd);
-    if (!existed) unlink(path);
-    return CG_OK;
+    return cg_cli_check_writable("--html", path);
 }
 
 cg_status cg_cmd_html_write(const cg_report *const *runs, size_t n, const char *path,

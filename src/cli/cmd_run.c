@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/meta.h"
 #include "cli/estimate.h"
 #include "cli/targets.h"
 #include "core/context.h"
@@ -14,21 +15,6 @@
 #include "peak/roofline.h"
 #include "report/report.h"
 #include "workloads/registry.h"
-
-/* Fails early (before any run) when an output file cannot be created: exit 5 with the path named. */
-static cg_status check_writable(const char *flag, const char *path)
-{
-    if (!path || !strcmp(path, "-")) return CG_OK;
-    bool existed = access(path, F_OK) == 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) {
-        CG_ERROR("cannot write %s file %s: %s; choose a writable path", flag, path, strerror(errno));
-        return CG_E_IO;
-    }
-    close(fd);
-    if (!existed) unlink(path);
-    return CG_OK;
-}
 
 static void progress(const char *workload, const char *rung, size_t i, size_t n, void *user)
 {
@@ -39,27 +25,9 @@ static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int 
 {
     snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
     snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(rep->time_utc, sizeof rep->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    size_t used = 0;
-    for (int i = 0; i < argc && used < sizeof rep->command_line; i++)
-        used += (size_t)snprintf(rep->command_line + used, sizeof rep->command_line - used, "%s%s",
-                                 i ? " " : "", argv[i]);
-    cg_report_device *rd = &rep->device;
-    snprintf(rd->platform, sizeof rd->platform, "%s", d->platform_name);
-    snprintf(rd->platform_version, sizeof rd->platform_version, "%s", d->platform_version);
-    snprintf(rd->name, sizeof rd->name, "%s", d->name);
-    snprintf(rd->vendor, sizeof rd->vendor, "%s", d->vendor);
-    snprintf(rd->version, sizeof rd->version, "%s", d->version);
-    snprintf(rd->driver, sizeof rd->driver, "%s", d->driver);
-    snprintf(rd->type, sizeof rd->type, "%s", cg_device_type_name(d->type));
-    rd->compute_units = d->compute_units;
-    rd->clock_mhz = d->clock_mhz;
-    rd->global_mem = d->global_mem;
-    rd->local_mem = d->local_mem;
-    rd->max_alloc = d->max_alloc;
+    cg_cli_time_utc(rep->time_utc, sizeof rep->time_utc);
+    cg_cli_command_line(rep->command_line, sizeof rep->command_line, argc, argv);
+    cg_cli_fill_device(&rep->device, d);
     rep->seed = o->seed;
     rep->runs = o->runs;
     rep->warmup = o->warmup;
@@ -134,9 +102,9 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     ro->sigma = o->sigma;
     ro->estimate = o->estimate;
     ro->pattern = o->pattern;
-    cg_status st = check_writable("--json", o->json);
-    if (st == CG_OK) st = check_writable("--csv", o->csv);
-    if (st == CG_OK) st = check_writable("--output", o->output);
+    cg_status st = cg_cli_check_writable("--json", o->json);
+    if (st == CG_OK) st = cg_cli_check_writable("--csv", o->csv);
+    if (st == CG_OK) st = cg_cli_check_writable("--output", o->output);
     if (st == CG_OK) st = cg_cmd_html_check(o->html);
     return st;
 }

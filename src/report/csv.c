@@ -3,6 +3,7 @@
  * cg_result_fields in table order (tool_version and command_line too: every report file says what made it).
  * Quoting follows RFC 4180; lines end in LF; a non-finite number is an empty cell; warnings are their names
  * joined by ';'. */
+#include "report/csvcell.h"
 #include "report/report.h"
 #include "report/outfile.h"
 
@@ -14,33 +15,6 @@
 static const char *const run_columns[] = {"device",     "driver",       "seed",
                                           "git_commit", "tool_version", "command_line"};
 #define N_RUN_COLUMNS (sizeof run_columns / sizeof run_columns[0])
-
-/* Writes one cell, preceded by a comma unless it is the first of its line. */
-static void put_cell(FILE *f, const char *s, bool first)
-{
-    if (!first) fputc(',', f);
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-/* The fewest significant digits (15 to 17) that read back as the same double. */
-static void fmt_double(char *buf, size_t n, double v)
-{
-    buf[0] = '\0';
-    if (!isfinite(v)) return;
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, n, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v) return;
-    }
-}
 
 static void fmt_warnings(char *buf, size_t n, unsigned bits)
 {
@@ -61,7 +35,7 @@ static const char *field_text(const cg_field *fd, const cg_result *row, char *bu
     case CG_F_STR:
         return p;
     case CG_F_DOUBLE:
-        fmt_double(buf, n, *(const double *)p);
+        cg_csv_fmt_double(buf, n, *(const double *)p);
         return buf;
     case CG_F_SIZE:
         snprintf(buf, n, "%zu", *(const size_t *)p);
@@ -84,14 +58,14 @@ static void put_row(FILE *f, const cg_report *r, const cg_result *row)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%" PRIu64, r->seed);
-    put_cell(f, r->device.name, true);
-    put_cell(f, r->device.driver, false);
-    put_cell(f, buf, false);
-    put_cell(f, r->git_commit, false);
-    put_cell(f, r->tool_version, false);
-    put_cell(f, r->command_line, false);
+    cg_csv_put_cell(f, r->device.name, true);
+    cg_csv_put_cell(f, r->device.driver, false);
+    cg_csv_put_cell(f, buf, false);
+    cg_csv_put_cell(f, r->git_commit, false);
+    cg_csv_put_cell(f, r->tool_version, false);
+    cg_csv_put_cell(f, r->command_line, false);
     for (size_t k = 0; k < cg_result_nfields; k++)
-        put_cell(f, field_text(&cg_result_fields[k], row, buf, sizeof buf), false);
+        cg_csv_put_cell(f, field_text(&cg_result_fields[k], row, buf, sizeof buf), false);
     fputc('\n', f);
 }
 
@@ -99,9 +73,9 @@ static int emit_csv(FILE *f, const void *ctx)
 {
     const cg_report *r = ctx;
     for (size_t k = 0; k < N_RUN_COLUMNS; k++)
-        put_cell(f, run_columns[k], k == 0);
+        cg_csv_put_cell(f, run_columns[k], k == 0);
     for (size_t k = 0; k < cg_result_nfields; k++)
-        put_cell(f, cg_result_fields[k].name, false);
+        cg_csv_put_cell(f, cg_result_fields[k].name, false);
     fputc('\n', f);
     for (size_t i = 0; i < r->n; i++)
         put_row(f, r, &r->rows[i]);
