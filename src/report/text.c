@@ -3,6 +3,7 @@
  * warnings with the fix the user can apply, and a footer naming the device, the roofline ceilings and what
  * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. */
 #include "report/report.h"
+#include "report/units.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,51 +21,6 @@ typedef struct column {
 static bool did_run(const cg_result *row)
 {
     return (row->status == CG_RUNG_OK || row->status == CG_RUNG_WRONG) && row->runs > 0;
-}
-
-/* v > 0 with three significant digits and no exponent: "1.23", "12.3", "123", "1234". */
-static void fmt3(char *buf, size_t n, double v)
-{
-    if (v >= 99.95)
-        snprintf(buf, n, "%.0f", v);
-    else if (v >= 9.995)
-        snprintf(buf, n, "%.1f", v);
-    else if (v >= 0.9995)
-        snprintf(buf, n, "%.2f", v);
-    else
-        snprintf(buf, n, "%.3g", v);
-}
-
-/* Seconds in the unit that puts the value in [1, 1000): "512 ns", "1.23 ms". */
-static void fmt_time(char *buf, size_t n, double s)
-{
-    static const char *const units[] = {"ns", "us", "ms", "s"};
-    double v = s * 1e9;
-    size_t u = 0;
-    while (v >= 999.5 && u < 3) {
-        v /= 1000;
-        u++;
-    }
-    fmt3(buf, n, v);
-    size_t len = strlen(buf);
-    snprintf(buf + len, n - len, " %s", units[u]);
-}
-
-/* A rate with an SI prefix before its unit: "12.3 Gpx/s". */
-static void fmt_si(char *buf, size_t n, double v, const char *unit)
-{
-    static const char prefixes[] = " kMGTPE";
-    size_t p = 0;
-    while (v >= 999.5 && p < sizeof prefixes - 2) {
-        v /= 1000;
-        p++;
-    }
-    fmt3(buf, n, v);
-    size_t len = strlen(buf);
-    if (p == 0)
-        snprintf(buf + len, n - len, " %s/s", unit);
-    else
-        snprintf(buf + len, n - len, " %c%s/s", prefixes[p], unit);
 }
 
 /* A positive rate of a row that ran, or "-". */
@@ -95,7 +51,7 @@ static void cell_status(const cg_result *row, char *buf, size_t n)
 
 static void cell_median(const cg_result *row, char *buf, size_t n)
 {
-    if (rate_ok(row, row->t_median, buf, n)) fmt_time(buf, n, row->t_median);
+    if (rate_ok(row, row->t_median, buf, n)) cg_fmt_time(buf, n, row->t_median);
 }
 
 static void cell_cv(const cg_result *row, char *buf, size_t n)
@@ -108,18 +64,18 @@ static void cell_cv(const cg_result *row, char *buf, size_t n)
 
 static void cell_gbps(const cg_result *row, char *buf, size_t n)
 {
-    if (rate_ok(row, row->gbps, buf, n)) fmt3(buf, n, row->gbps);
+    if (rate_ok(row, row->gbps, buf, n)) cg_fmt3(buf, n, row->gbps);
 }
 
 static void cell_gflops(const cg_result *row, char *buf, size_t n)
 {
-    if (rate_ok(row, row->gflops, buf, n)) fmt3(buf, n, row->gflops);
+    if (rate_ok(row, row->gflops, buf, n)) cg_fmt3(buf, n, row->gflops);
 }
 
 static void cell_items(const cg_result *row, char *buf, size_t n)
 {
     if (rate_ok(row, row->items_per_s, buf, n))
-        fmt_si(buf, n, row->items_per_s, row->item_unit[0] ? row->item_unit : "item");
+        cg_fmt_rate(buf, n, row->items_per_s, row->item_unit[0] ? row->item_unit : "item");
 }
 
 static void cell_roofline(const cg_result *row, char *buf, size_t n)
@@ -131,7 +87,7 @@ static void cell_speedup(const cg_result *row, char *buf, size_t n)
 {
     if (!rate_ok(row, row->speedup, buf, n)) return;
     buf[0] = 'x';
-    fmt3(buf + 1, n - 1, row->speedup);
+    cg_fmt3(buf + 1, n - 1, row->speedup);
 }
 
 static void cell_why(const cg_result *row, char *buf, size_t n)
@@ -207,7 +163,7 @@ static void warning_detail(const cg_result *row, unsigned bit, char *buf, size_t
     if (bit == CG_WARN_HIGH_CV) {
         snprintf(buf, n, "CV %.1f%%", 100 * row->t_cv);
     } else if (bit == CG_WARN_TOO_SHORT && row->t_median > 0) {
-        fmt_time(t, sizeof t, row->t_median);
+        cg_fmt_time(t, sizeof t, row->t_median);
         snprintf(buf, n, "median %s", t);
     } else if (bit == CG_WARN_OUTLIERS) {
         snprintf(buf, n, "%zu of %zu runs", row->outliers, row->runs);
@@ -240,7 +196,7 @@ static void print_warnings(FILE *f, const cg_report *r)
 static void fmt_ceiling(char *buf, size_t n, double v, const char *unit)
 {
     if (isfinite(v) && v > 0) {
-        fmt3(buf, n, v);
+        cg_fmt3(buf, n, v);
         size_t len = strlen(buf);
         snprintf(buf + len, n - len, " %s", unit);
     } else {

@@ -1,11 +1,12 @@
-/* Formatting of times and rates for the HTML page and `compare`: three significant digits, no exponent. */
+/* Formatting of times and rates for the terminal table, the HTML page and `compare`: three significant
+ * digits, no exponent. */
 #include "report/units.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static void fmt3(char *buf, size_t n, double v)
+void cg_fmt3(char *buf, size_t n, double v)
 {
     if (v >= 99.95)
         snprintf(buf, n, "%.0f", v);
@@ -30,7 +31,7 @@ void cg_fmt_time(char *buf, size_t n, double s)
         v /= 1000;
         u++;
     }
-    fmt3(buf, n, v);
+    cg_fmt3(buf, n, v);
     size_t len = strlen(buf);
     snprintf(buf + len, n - len, " %s", units[u]);
 }
@@ -47,7 +48,7 @@ void cg_fmt_rate(char *buf, size_t n, double v, const char *unit)
         v /= 1000;
         p++;
     }
-    fmt3(buf, n, v);
+    cg_fmt3(buf, n, v);
     size_t len = strlen(buf);
     if (p == 0)
         snprintf(buf + len, n - len, " %s/s", unit);

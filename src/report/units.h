@@ -1,9 +1,12 @@
-/* Numbers for people: times and rates with their unit, shared by the HTML page and `compare`. */
+/* Numbers for people: times and rates with their unit, shared by the terminal table, the HTML page and
+ * `compare`. */
 #ifndef CG_UNITS_H
 #define CG_UNITS_H
 #include <stddef.h>
 
 /* Seconds in the unit that puts the value in [1, 1000), three significant digits: "512 ns", "1.23 ms". */
+/* v > 0 with three significant digits and no exponent: "1.23", "12.3", "123", "1234". */
+void cg_fmt3(char *buf, size_t n, double v);
 void cg_fmt_time(char *buf, size_t n, double seconds);
 /* A rate with an SI prefix: cg_fmt_rate(.., 1.2e9, "B") gives "1.20 GB/s". "-" when not finite or <= 0. */
 void cg_fmt_rate(char *buf, size_t n, double per_second, const char *unit);
