@@ -96,6 +96,14 @@ typedef struct cg_workload {
     size_t (*estimate)(const cg_run_opts *o, cg_estimate *rows, size_t max);
 } cg_workload;
 
+/* A rung's work-group size: `want` (or `dflt` when want <= 0) clamped to the device's max_wg and rounded down
+ * to a power of two. */
+size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg);
+
+/* Fills the first `bytes` of `mem` with a repeated poison pattern and waits (untimed, before every run), so
+ * that an output element a rung fails to write cannot pass the check. CG_E_RUNTIME when the fill fails. */
+cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t pattern_size, size_t bytes);
+
 /* Looks a rung up by name; NULL when the workload has none such. */
 const cg_rung *cg_workload_rung(const cg_workload *w, const char *name);
 

@@ -236,15 +236,10 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
 /* NaN in every output pixel: it never passes a check. */
 static cg_status blur_poison(cg_ctx *ctx, void *state, void *rs)
 {
-    cg_status st = CG_OK;
     blur_state *s = state;
     (void)rs;
     cl_uint nan_bits = 0x7fc00000u;
-    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out_buf, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float), 0,
-                               NULL, NULL));
-    CG_TRY(clFinish(ctx->queue));
-out:
-    return st;
+    return cg_poison_buffer(ctx, s->out_buf, &nan_bits, sizeof nan_bits, s->n * sizeof(float));
 }
 
 static uint8_t to_grey(float v)

@@ -361,18 +361,12 @@ static cg_status f3_poison(cg_ctx *ctx, void *state, void *rsp)
 {
     f3_state *s = state;
     f3_rung_state *rs = rsp;
-    cg_status st = CG_OK;
     if (rs->is_float) {
         cl_uint nan_bits = 0x7fc00000u;
-        CG_TRY(clEnqueueFillBuffer(ctx->queue, rs->out, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float),
-                                   0, NULL, NULL));
-    } else {
-        cl_uchar byte = (s->poisons++ & 1) ? 0x5A : 0xA5;
-        CG_TRY(clEnqueueFillBuffer(ctx->queue, rs->out, &byte, 1, 0, s->n, 0, NULL, NULL));
+        return cg_poison_buffer(ctx, rs->out, &nan_bits, sizeof nan_bits, s->n * sizeof(float));
     }
-    CG_TRY(clFinish(ctx->queue));
-out:
-    return st;
+    cl_uchar byte = (s->poisons++ & 1) ? 0x5A : 0xA5;
+    return cg_poison_buffer(ctx, rs->out, &byte, 1, s->n);
 }
 
 static cg_status f3_enqueue(cg_ctx *ctx, void *state, void *rsp, cg_events *ev)

@@ -62,12 +62,7 @@ typedef struct hist_rung {
 /* The rung's work-group size: its p[0] clamped to the device and rounded down to a power of two. */
 static size_t rung_wg(const hist_state *s, const cg_rung *r)
 {
-    size_t want = r->p[P_WG] > 0 ? (size_t)r->p[P_WG] : 256;
-    size_t lim = want < s->max_wg ? want : s->max_wg;
-    size_t wg = 1;
-    while (wg * 2 <= lim)
-        wg *= 2;
-    return wg;
+    return cg_rung_pow2_wg(r->p[P_WG], 256, s->max_wg);
 }
 
 static size_t div_up(uint64_t a, uint64_t b)
@@ -272,14 +267,10 @@ out:
 /* Every bin 0xFFFFFFFF: a rung that skips zeroing or writes nothing fails. */
 static cg_status hist_poison(cg_ctx *ctx, void *state, void *rs)
 {
-    cg_status st = CG_OK;
     hist_state *s = state;
     (void)rs;
     const cl_uint poison = 0xFFFFFFFFu;
-    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &poison, sizeof poison, 0, sizeof s->ref, 0, NULL, NULL));
-    CG_TRY(clFinish(ctx->queue));
-out:
-    return st;
+    return cg_poison_buffer(ctx, s->out, &poison, sizeof poison, sizeof s->ref);
 }
 
 /* Zeroing the bins is part of the rung (every kernel adds into them): a timed fill, then the kernel. */

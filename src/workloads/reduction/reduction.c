@@ -63,12 +63,7 @@ typedef struct red_rung {
 /* The rung's work-group size: its p[0] clamped to the device and rounded down to a power of two. */
 static size_t rung_wg(const red_state *s, const cg_rung *r)
 {
-    size_t want = r->p[P_WG] > 0 ? (size_t)r->p[P_WG] : 256;
-    size_t lim = want < s->max_wg ? want : s->max_wg;
-    size_t wg = 1;
-    while (wg * 2 <= lim)
-        wg *= 2;
-    return wg;
+    return cg_rung_pow2_wg(r->p[P_WG], 256, s->max_wg);
 }
 
 static size_t rung_loads(const cg_rung *r)
@@ -287,14 +282,10 @@ out:
 
 static cg_status red_poison(cg_ctx *ctx, void *state, void *rs)
 {
-    cg_status st = CG_OK;
     red_state *s = state;
     (void)rs;
     const float poison = NAN;
-    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &poison, sizeof poison, 0, sizeof poison, 0, NULL, NULL));
-    CG_TRY(clFinish(ctx->queue));
-out:
-    return st;
+    return cg_poison_buffer(ctx, s->out, &poison, sizeof poison, sizeof poison);
 }
 
 static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)

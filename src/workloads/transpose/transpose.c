@@ -252,15 +252,10 @@ out:
 /* A quiet NaN in every output element: it never equals the reference. */
 static cg_status tr_poison(cg_ctx *ctx, void *state, void *rs)
 {
-    cg_status st = CG_OK;
     tr_state *s = state;
     (void)rs;
     cl_uint nan_bits = 0x7fc00000u;
-    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out_buf, &nan_bits, sizeof nan_bits, 0, s->n * sizeof(float), 0,
-                               NULL, NULL));
-    CG_TRY(clFinish(ctx->queue));
-out:
-    return st;
+    return cg_poison_buffer(ctx, s->out_buf, &nan_bits, sizeof nan_bits, s->n * sizeof(float));
 }
 
 static cg_status tr_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
