@@ -13,7 +13,7 @@
 #include "core/size.h"
 
 /* Rung parameters are data so that they can later be swept per device: their meaning is the workload's. */
-#define CG_RUNG_NPARAMS 4
+#define CG_RUNG_NPARAMS 5
 
 typedef struct cg_rung {
     const char *name;    /* "naive": selectable as workload:name */
@@ -49,6 +49,8 @@ typedef struct cg_run_opts {
     double sigma;        /* --sigma (blur), 0 when not given: the workload's default */
     bool estimate;       /* --estimate: print the workloads' speed estimates */
     const char *pattern; /* --pattern (histogram) or NULL: the workload's default */
+    int filter_w, filter_h; /* one --filter size (convolution), 0 when not given: the workload's default */
+    const char *variant;    /* the run's parameter label copied into every row ("32x32"), or NULL */
 } cg_run_opts;
 
 /* One row of a workload's speed estimate (`clgauge run --estimate`, the Apple guide's method): an algorithm's
@@ -69,6 +71,8 @@ typedef struct cg_workload {
     const char *cl_file;   /* "reduction.cl" */
     bool takes_images_io;  /* accepts --input/--output PNG */
     const char *patterns;  /* the --pattern values it accepts, "random|allequal|image"; NULL: none */
+    const char *filters;   /* takes --filter: its default list ("32"); NULL: takes none. The CLI runs the
+                              ladder once per filter size, labelling the rows with a variant ("5x5") */
     const cg_rung *rungs;
     size_t n_rungs;
 

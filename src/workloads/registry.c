@@ -7,6 +7,7 @@ extern const cg_workload cg_workload_filter3x3;
 extern const cg_workload cg_workload_transpose;
 extern const cg_workload cg_workload_blur;
 extern const cg_workload cg_workload_histogram;
+extern const cg_workload cg_workload_convolution;
 
 const cg_workload *const cg_workloads[] = {
     &cg_workload_reduction,
@@ -14,6 +15,7 @@ const cg_workload *const cg_workloads[] = {
     &cg_workload_transpose,
     &cg_workload_blur,
     &cg_workload_histogram,
+    &cg_workload_convolution,
 };
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
 

@@ -49,7 +49,6 @@ done
 # 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
 wrong=$TESTTMP/blur_wrong
 mkdir -p "$wrong"
-cp "$SRC/peak/roofline.cl" "$wrong/"
 python3 - "$SRC/workloads/blur/blur.cl" "$wrong/blur.cl" <<'EOF'
 import sys
 s = open(sys.argv[1]).read()

@@ -81,7 +81,6 @@ fi
 #    there; u8-vec rounds with +7; f32-vec scales by 0.06251.
 wrong=$TESTTMP/f3_wrong
 mkdir -p "$wrong"
-cp "$SRC/peak/roofline.cl" "$wrong/"
 python3 - "$SRC/workloads/filter3x3/filter3x3.cl" "$wrong/filter3x3.cl" <<'EOF'
 import sys
 s = open(sys.argv[1]).read()

@@ -43,7 +43,6 @@ done
 # 2. Wrong kernels must be caught (exit 3, FAILED).
 wrong=$TESTTMP/tr_wrong
 mkdir -p "$wrong"
-cp "$SRC/peak/roofline.cl" "$wrong/"
 python3 - "$SRC/workloads/transpose/transpose.cl" "$wrong/transpose.cl" <<'EOF'
 import sys
 s = open(sys.argv[1]).read()

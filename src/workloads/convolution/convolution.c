@@ -1,0 +1,387 @@
+/* The convolution workload: a general 2D float filter (--filter N or WxH, 1 to 32 taps each way, default
+ * 32x32) over a seeded random picture, the AMD tutorial's ladder (naive, unrolled, -D invariants, float4,
+ * constant and local memory) carried on to register blocking. The output is W x H ("valid" filtering of an
+ * input padded by the filter size, as torch.nn.functional.conv2d without padding computes it). This file
+ * owns the inputs, the CPU reference (convolution_ref.c, computed once), the device buffers (created once),
+ * the rung table and each rung's launch. A rung's shape is data in p[]: outputs per work-item (BX x BY), the
+ * work-group (LX x LY) and flags (filter size as -D, filter padded to float4 rows); nothing here looks at
+ * rung names. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "core/workload.h"
+#include "workloads/convolution/convolution_ref.h"
+
+enum { P_BX, P_BY, P_LX, P_LY, P_FLAGS }; /* the meaning of cg_rung.p[] here */
+enum { F_DEFINE = 1, F_PAD4 = 2 };        /* p[P_FLAGS] bits */
+
+#define CONV_MAX_FILTER    32
+#define CONV_DEFAULT_GPU   8192
+#define CONV_DEFAULT_OTHER 512
+#define FILTER_BYTES       ((size_t)CONV_MAX_FILTER * CONV_MAX_FILTER * 4)
+#define TILE_BYTES(lx, ly)                                                                                   \
+    ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_BX, P_BY, P_LX, P_LY, P_FLAGS} */
+    {"naive", "one work-item per output, two nested loops over the filter, every tap read from global",
+     "conv_naive", NULL, 0, 0, {1, 1, 16, 16, 0}},
+    {"unroll4", "inner loop unrolled by 4 by hand: a quarter of the loop tests, 4 MADs per iteration",
+     "conv_unroll4", NULL, 0, 0, {1, 1, 16, 16, 0}},
+    {"define", "naive with the filter size as -D: constant trip counts the compiler may unroll itself",
+     "conv_naive", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"unroll-full", "-D size and #pragma unroll: inner loop fully unrolled, tap offsets become immediates",
+     "conv_unroll_full", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"vec4", "float4 over the taps (filter rows padded to 4 with zeros): vload4 input, 4 MADs per load",
+     "conv_vec4", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE | F_PAD4}},
+    {"constant", "as vec4, the filter in __constant memory: uniform reads served by the constant cache",
+     "conv_vec4", "-DFILT_SPACE=__constant", 0, 0, {1, 1, 16, 16, F_DEFINE | F_PAD4}},
+    {"local", "16x16 group copies its input tile and the filter to local memory once; taps read locally",
+     "conv_local", NULL, 0, TILE_BYTES(16, 16), {1, 1, 16, 16, F_DEFINE}},
+    {"regblock", "4 outputs per work-item: a float4 filter read from local feeds 16 MADs, input in registers",
+     "conv_block", NULL, 0, FILTER_BYTES, {4, 1, 16, 16, F_DEFINE}},
+    {"slide", "4x8 outputs per work-item walking down the rows: each input row loaded once for 8 outputs",
+     "conv_block", NULL, 0, FILTER_BYTES, {4, 8, 16, 16, F_DEFINE}},
+    {"best", "8x4 outputs per work-item, 16x16 groups: one local float4 read feeds 32 MADs",
+     "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 16, F_DEFINE}},
+};
+/* clang-format on */
+#define NRUNGS (sizeof rungs / sizeof rungs[0])
+
+typedef struct conv_state {
+    size_t w, h;     /* output size */
+    size_t ip, rows; /* input pitch (floats, a multiple of 32) and rows, zero beyond the valid region */
+    int fw, fh, fw4; /* filter size; fw rounded up to 4 */
+    size_t max_wg;
+    float *in, *f, *fpad, *ref, *got;
+    cl_mem in_buf, f_buf, fpad_buf, out_buf;
+} conv_state;
+
+typedef struct conv_rung {
+    cl_kernel k;
+    size_t global[2], local[2];
+} conv_rung;
+
+static size_t div_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* ---- setup ------------------------------------------------------------------------------------------ */
+
+/* The rung's work-group: LX x LY, LY halved until the group fits the device. */
+static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t *ly)
+{
+    *lx = (size_t)r->p[P_LX];
+    *ly = (size_t)r->p[P_LY];
+    while (*ly > 1 && *lx * *ly > s->max_wg)
+        *ly /= 2;
+}
+
+/* The input's pitch and rows: every rung's grid covers the output in whole blocks of BX x LX by BY x LY
+ * outputs, and reads up to FW + 3 floats right of and FH - 1 rows below its block. */
+static void input_shape(conv_state *s)
+{
+    size_t cw = 1, ch = 1;
+    for (size_t k = 0; k < NRUNGS; k++) {
+        size_t lx, ly;
+        rung_group(s, &rungs[k], &lx, &ly);
+        size_t bw = (size_t)rungs[k].p[P_BX] * lx, bh = (size_t)rungs[k].p[P_BY] * ly;
+        cw = cw > bw ? cw : bw;
+        ch = ch > bh ? ch : bh;
+    }
+    s->ip = div_up(div_up(s->w, cw) * cw + (size_t)s->fw + 4, 32) * 32;
+    s->rows = div_up(s->h, ch) * ch + (size_t)s->fh;
+}
+
+static cg_status pick_filter(const cg_run_opts *o, conv_state *s)
+{
+    s->fw = o->filter_w > 0 ? o->filter_w : CONV_MAX_FILTER;
+    s->fh = o->filter_h > 0 ? o->filter_h : CONV_MAX_FILTER;
+    if (s->fw > CONV_MAX_FILTER || s->fh > CONV_MAX_FILTER) {
+        CG_ERROR(
+            "convolution: a %dx%d filter is above the largest the kernels take (%dx%d): use --filter 1 to "
+            "%d each way",
+            s->fw, s->fh, CONV_MAX_FILTER, CONV_MAX_FILTER, CONV_MAX_FILTER);
+        return CG_E_USAGE;
+    }
+    if ((size_t)s->fw > s->w || (size_t)s->fh > s->h) {
+        CG_ERROR(
+            "convolution: the %dx%d filter is larger than the %zux%zu image: use a smaller --filter or a "
+            "larger --size",
+            s->fw, s->fh, s->w, s->h);
+        return CG_E_USAGE;
+    }
+    s->fw4 = (s->fw + 3) / 4 * 4;
+    return CG_OK;
+}
+
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, conv_state *s)
+{
+    if (o->size.dims == 0)
+        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? CONV_DEFAULT_GPU : CONV_DEFAULT_OTHER;
+    else if (o->size.dims == 2 ? o->size.w > INT_MAX / 2 || o->size.h > INT_MAX / 2
+                               : o->size.n > INT_MAX / 2) {
+        CG_ERROR("convolution: --size must be at most 2^30 pixels each way, e.g. 8192x8192");
+        return CG_E_USAGE;
+    } else {
+        s->w = (size_t)o->size.w;
+        s->h = o->size.dims == 1 ? (size_t)o->size.n : (size_t)o->size.h;
+        if (o->size.dims == 1) s->w = s->h;
+    }
+    if (s->w == 0 || s->h == 0) {
+        CG_ERROR("convolution: --size must be at least 1x1");
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
+/* The refusal of a size, or CG_OK: the kernels index with int, the input is one buffer, and input and output
+ * must fit in global memory together. */
+static cg_status check_fit(const cg_device *d, const conv_state *s)
+{
+    cg_status st = CG_OK;
+    char need[32], have[32];
+    double in_bytes = (double)s->ip * (double)s->rows * 4.0, out_bytes = (double)s->w * (double)s->h * 4.0;
+    CG_FAIL_IF(
+        (double)s->ip * (double)s->rows > INT_MAX, CG_E_USAGE,
+        "convolution: a %zux%zu picture needs an input of %zux%zu floats, above 2^31 (the kernels index "
+        "with int): use a smaller --size",
+        s->w, s->h, s->ip, s->rows);
+    cg_format_bytes(in_bytes, need, sizeof need);
+    cg_format_bytes((double)d->max_alloc, have, sizeof have);
+    CG_FAIL_IF(
+        in_bytes > (double)d->max_alloc, CG_E_USAGE,
+        "convolution: the padded input needs a %s buffer, above this device's largest allocation (%s): "
+        "use a smaller --size",
+        need, have);
+    cg_format_bytes(in_bytes + out_bytes, need, sizeof need);
+    cg_format_bytes((double)d->global_mem, have, sizeof have);
+    CG_FAIL_IF(in_bytes + out_bytes > (double)d->global_mem, CG_E_USAGE,
+               "convolution: input and output (%s) do not fit in this device's %s of global memory: use a "
+               "smaller --size",
+               need, have);
+out:
+    return st;
+}
+
+static void conv_teardown(void *state)
+{
+    conv_state *s = state;
+    if (!s) return;
+    cl_mem m[] = {s->in_buf, s->f_buf, s->fpad_buf, s->out_buf};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (m[i]) clReleaseMemObject(m[i]);
+    free(s->in);
+    free(s->f);
+    free(s->fpad);
+    free(s->ref);
+    free(s->got);
+    free(s);
+}
+
+/* Seeded inputs: pixels uniform in [0, 1) in the valid (W + FW - 1) x (H + FH - 1) region, zeros in the
+ * padding; taps uniform in [0, 1) scaled to sum to 1, so outputs stay in [0, 1). Then the reference. */
+static cg_status make_host_data(const cg_run_opts *o, conv_state *s)
+{
+    size_t n = s->w * s->h, taps = (size_t)s->fw * (size_t)s->fh;
+    s->in = calloc(s->ip * s->rows, sizeof(float));
+    s->f = malloc(taps * sizeof(float));
+    s->fpad = calloc((size_t)s->fw4 * (size_t)s->fh, sizeof(float));
+    s->ref = malloc(n * sizeof(float));
+    s->got = malloc(n * sizeof(float));
+    if (!s->in || !s->f || !s->fpad || !s->ref || !s->got) {
+        CG_ERROR("convolution: out of host memory for a %zux%zu picture: use a smaller --size", s->w, s->h);
+        return CG_E_RUNTIME;
+    }
+    cg_rng rng;
+    cg_rng_init(&rng, o->seed);
+    size_t vw = s->w + (size_t)s->fw - 1, vh = s->h + (size_t)s->fh - 1;
+    for (size_t y = 0; y < vh; y++)
+        cg_rng_fill_float(&rng, s->in + y * s->ip, vw, 0.0f, 1.0f);
+    cg_rng_fill_float(&rng, s->f, taps, 0.0f, 1.0f);
+    double sum = 0;
+    for (size_t i = 0; i < taps; i++)
+        sum += s->f[i];
+    for (size_t i = 0; i < taps; i++)
+        s->f[i] = (float)(s->f[i] / sum);
+    for (int j = 0; j < s->fh; j++)
+        memcpy(s->fpad + (size_t)j * (size_t)s->fw4, s->f + (size_t)j * (size_t)s->fw,
+               (size_t)s->fw * sizeof(float));
+    conv_ref_in a = {s->in, s->ip, s->f, s->fw, s->fh, s->w, s->h};
+    conv_reference(&a, s->ref);
+    return CG_OK;
+}
+
+static cg_status make_buffers(cg_ctx *ctx, conv_state *s)
+{
+    cg_status st = CG_OK;
+    cl_context c = ctx->context;
+    cl_mem_flags ro = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    size_t taps = (size_t)s->fw * (size_t)s->fh;
+    CG_TRY_OBJ(s->in_buf, clCreateBuffer(c, ro, s->ip * s->rows * sizeof(float), s->in, CG_ERRP));
+    CG_TRY_OBJ(s->f_buf, clCreateBuffer(c, ro, taps * sizeof(float), s->f, CG_ERRP));
+    CG_TRY_OBJ(s->fpad_buf,
+               clCreateBuffer(c, ro, (size_t)s->fw4 * (size_t)s->fh * sizeof(float), s->fpad, CG_ERRP));
+    CG_TRY_OBJ(s->out_buf, clCreateBuffer(c, CL_MEM_WRITE_ONLY, s->w * s->h * sizeof(float), NULL, CG_ERRP));
+out:
+    return st;
+}
+
+static cg_status conv_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    conv_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "convolution: out of host memory");
+    if (o->input || o->output)
+        CG_WARN("convolution: --input/--output are for the filter3x3 and blur workloads; convolution ignores "
+                "them");
+    s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    if ((st = pick_size(ctx, o, s)) != CG_OK || (st = pick_filter(o, s)) != CG_OK) goto out;
+    input_shape(s);
+    if ((st = check_fit(ctx->dev, s)) != CG_OK || (st = make_host_data(o, s)) != CG_OK) goto out;
+    st = make_buffers(ctx, s);
+    if (st == CG_OK) snprintf(size_desc, len, "%zux%zu px", s->w, s->h);
+out:
+    if (st != CG_OK) {
+        conv_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+/* ---- rungs ------------------------------------------------------------------------------------------ */
+
+/* The padded input read once and the output written once; 2 FLOPs per tap per output (taps padded to 4 by
+ * vec4 are not counted: every rung is measured on the same useful work). */
+static void conv_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const conv_state *s = state;
+    (void)r;
+    double in = (double)(s->w + (size_t)s->fw - 1) * (double)(s->h + (size_t)s->fh - 1);
+    m->bytes = (in + (double)s->w * (double)s->h) * 4.0;
+    m->flops = 2.0 * (double)s->w * (double)s->h * s->fw * s->fh;
+    m->items = (double)s->w * (double)s->h;
+    m->item_unit = "px";
+    m->bytes_note = "R+W: (W+FW-1)x(H+FH-1) input floats read once + WxH output floats written";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+static void conv_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const conv_state *s = state;
+    size_t lx, ly;
+    rung_group(s, r, &lx, &ly);
+    int n = snprintf(buf, len, "-DLX=%zu -DLY=%zu -DBX=%d -DBY=%d -DOUT4=%d", lx, ly, r->p[P_BX], r->p[P_BY],
+                     s->w % 4 == 0);
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_DEFINE))
+        snprintf(buf + n, len - (size_t)n, " -DFW=%d -DFH=%d -DFW4=%d", s->fw, s->fh, s->fw4);
+}
+
+static void conv_release(void *rs)
+{
+    conv_rung *q = rs;
+    if (!q) return;
+    if (q->k) clReleaseKernel(q->k);
+    free(q);
+}
+
+static cg_status conv_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
+{
+    cg_status st = CG_OK;
+    conv_state *s = state;
+    cl_int ip = (cl_int)s->ip, w = (cl_int)s->w, h = (cl_int)s->h, fw = s->fw, fh = s->fh;
+    cl_mem filt = (r->p[P_FLAGS] & F_PAD4) ? s->fpad_buf : s->f_buf;
+    (void)ctx;
+    conv_rung *q = calloc(1, sizeof *q);
+    CG_FAIL_IF(!q, CG_E_RUNTIME, "convolution: out of host memory");
+    rung_group(s, r, &q->local[0], &q->local[1]);
+    q->global[0] = div_up(s->w, (size_t)r->p[P_BX] * q->local[0]) * q->local[0];
+    q->global[1] = div_up(s->h, (size_t)r->p[P_BY] * q->local[1]) * q->local[1];
+    CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
+    CG_TRY(clSetKernelArg(q->k, 0, sizeof s->in_buf, &s->in_buf));
+    CG_TRY(clSetKernelArg(q->k, 1, sizeof ip, &ip));
+    CG_TRY(clSetKernelArg(q->k, 2, sizeof filt, &filt));
+    CG_TRY(clSetKernelArg(q->k, 3, sizeof s->out_buf, &s->out_buf));
+    CG_TRY(clSetKernelArg(q->k, 4, sizeof w, &w));
+    CG_TRY(clSetKernelArg(q->k, 5, sizeof h, &h));
+    CG_TRY(clSetKernelArg(q->k, 6, sizeof fw, &fw));
+    CG_TRY(clSetKernelArg(q->k, 7, sizeof fh, &fh));
+out:
+    if (st != CG_OK) {
+        conv_release(q);
+        q = NULL;
+    }
+    *rs = q;
+    return st;
+}
+
+/* A quiet NaN in every output element: it never passes the check. */
+static cg_status conv_poison(cg_ctx *ctx, void *state, void *rs)
+{
+    conv_state *s = state;
+    (void)rs;
+    cl_uint nan_bits = 0x7fc00000u;
+    return cg_poison_buffer(ctx, s->out_buf, &nan_bits, sizeof nan_bits, s->w * s->h * sizeof(float));
+}
+
+static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
+{
+    cg_status st = CG_OK;
+    (void)state;
+    conv_rung *q = rs;
+    cl_event *e = cg_events_next(ev);
+    CG_FAIL_IF(!e, CG_E_RUNTIME, "convolution: out of host memory for an event");
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, q->k, 2, NULL, q->global, q->local, 0, NULL, e));
+out:
+    return st;
+}
+
+/* Float sums in another order than the reference's: outputs lie in [0, 1) and each of the taps' rounding
+ * errors is at most one float epsilon of the output, so both sums are within taps x 6e-8 of the exact one;
+ * the tolerance is twice that (1.2e-4 at 32x32). One missing tap moves an output by about 0.5 / taps, well
+ * above it. */
+static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    conv_state *s = state;
+    (void)rs;
+    size_t n = s->w * s->h;
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, n * sizeof(float), s->got, 0, NULL, NULL));
+    cg_check_float(c, s->got, s->ref, n, 1e-6 + 1.2e-7 * s->fw * s->fh, 0.0);
+    if (!c->ok) cg_check_locate_2d(c, s->w);
+out:
+    return st;
+}
+
+const cg_workload cg_workload_convolution = {
+    .name = "convolution",
+    .summary = "general 2D float filter, 1..32 taps each way: naive, unrolled, -D, float4, constant, local, "
+               "register blocks",
+    .size_help = "output WxH (8192x8192) or N for NxN; default 8192^2 on GPUs, 512^2 elsewhere; the input is "
+                 "(W+FW-1)x(H+FH-1)",
+    .cl_file = "convolution.cl",
+    .takes_images_io = false,
+    .filters = "32",
+    .rungs = rungs,
+    .n_rungs = NRUNGS,
+    .setup = conv_setup,
+    .teardown = conv_teardown,
+    .model = conv_model,
+    .options = conv_options,
+    .prepare = conv_prepare,
+    .poison = conv_poison,
+    .enqueue = conv_enqueue,
+    .verify = conv_verify,
+    .release = conv_release,
+    .save_output = NULL,
+};

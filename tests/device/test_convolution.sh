@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Device test of the convolution ladder on the default device: every rung, in one filter sweep, at an odd size
+# (67x45: no multiple of any block or of 4, so the scalar stores and ragged blocks run) with a non-square, a
+# 1x1 and a 32-wide filter, and at an aligned one (64x64, the float4 stores) with the largest filter (32x32),
+# against the CPU reference; three deliberately wrong kernels (an unwritten output, a dropped tap in the
+# register-blocked kernel, a lost float4 lane) caught with exit 3; and the bad filters and sizes with exit 1.
+# Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+set -u
+BIN=${1:?usage: test_convolution.sh /path/to/clgauge}
+: "${TESTTMP:?set TESTTMP to a scratch directory}"
+: "${TESTDATA:?set TESTDATA to tests/data}"
+mkdir -p "$TESTTMP"
+SRC=$(cd "$TESTDATA/../../src" && pwd)
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+# 1. Every rung ok for every filter of the sweep, rows labelled by filter, no mismatch.
+check_json() { # check_json FILE SIZE_DESC VARIANT...
+    python3 - "$@" <<'EOF'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+size, variants = sys.argv[2], sys.argv[3:]
+want = ("naive", "unroll4", "define", "unroll-full", "vec4", "constant", "local", "regblock", "slide", "best")
+rows = [r for r in rep["results"] if r["workload"] == "convolution"]
+bad = []
+for v in variants:
+    names = [r["rung"] for r in rows if r.get("variant") == v]
+    bad += ["%s: missing rung %s" % (v, n) for n in want if n not in names]
+bad += ["unexpected variant %r" % r.get("variant") for r in rows if r.get("variant") not in variants]
+bad += ["%s[%s]: %s %s" % (r["rung"], r.get("variant"), r["status"], r.get("reason", "")) for r in rows
+        if r["status"] != "ok"]
+bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != size]
+bad += ["%s: %s mismatches" % (r["rung"], r.get("mismatches")) for r in rows if r.get("mismatches", 1) != 0]
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+}
+run_ok() { # run_ok SIZE FILTERS VARIANT...
+    local size=$1 filters=$2 json=$TESTTMP/conv_$1.json
+    shift 2
+    rm -f "$json"
+    "$BIN" run convolution --size "$size" --filter "$filters" --runs 2 --warmup 1 --json "$json" \
+        >"$TESTTMP/conv.out" 2>&1
+    local rc=$?
+    [ "$rc" -eq 0 ] || { cat "$TESTTMP/conv.out"; fail "run convolution --size $size --filter $filters: exit $rc"; }
+    [ -s "$json" ] || { fail "no JSON report at $json"; return; }
+    check_json "$json" "$size px" "$@" || fail "JSON checks at $size --filter $filters (above)"
+}
+run_ok 67x45 5x3,1,32x7 5x3 1x1 32x7
+run_ok 64x64 32 32x32
+
+# 2. Wrong kernels must be caught (exit 3, FAILED).
+wrong=$TESTTMP/conv_wrong
+mkdir -p "$wrong"
+python3 - "$SRC/workloads/convolution/convolution.cl" "$wrong/convolution.cl" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+edits = [("    out[y * w + x] = sum;\n}\n\n/* The inner loop unrolled by 4",
+          "    if (!(x == 5 && y == 3)) out[y * w + x] = sum;\n}\n\n/* The inner loop unrolled by 4"),
+         ("if (i4 * 4 + c >= FW) break;", "if (i4 * 4 + c >= FW - 1) break;"),
+         ("out[y * w + x] = sum.x + sum.y + sum.z + sum.w;", "out[y * w + x] = sum.x + sum.y + sum.z;")]
+for old, new in edits:
+    if s.count(old) != 1:
+        sys.exit("cannot make the wrong kernel: %r not found once" % old)
+    s = s.replace(old, new)
+open(sys.argv[2], "w").write(s)
+EOF
+[ $? -eq 0 ] || fail "could not write the wrong kernels"
+for rung in naive best vec4; do
+    "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache --size 67x45 --filter 7x5 --runs 1 \
+        --warmup 0 >"$TESTTMP/conv_wrong.out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/conv_wrong.out"; then
+        cat "$TESTTMP/conv_wrong.out"
+        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
+    fi
+done
+
+# 3. Filters and sizes that cannot run: exit 1, one line naming the limit.
+expect() { # expect RC PATTERN -- command...
+    local want=$1 pat=$2
+    shift 3
+    "$@" >"$TESTTMP/conv_err.out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/conv_err.out"; then
+        cat "$TESTTMP/conv_err.out"
+        fail "$* : exit $rc (want $want), message must match '$pat'"
+    fi
+}
+expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 33
+expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 3x40
+expect 1 "larger than the 16x16 image" -- "$BIN" run convolution --size 16 --filter 17
+expect 1 "larger than the 40x8 image" -- "$BIN" run convolution --size 40x8 --filter 3x9
+expect 1 "bad --filter '0'" -- "$BIN" run convolution --size 64 --filter 0
+expect 1 "2^31" -- "$BIN" run convolution --size 50000x50000
+expect 1 "--filter applies to the convolution workload only" -- "$BIN" run reduction --filter 3
+
+if [ "$fails" -ne 0 ]; then
+    echo "test_convolution: $fails failure(s)"
+    exit 1
+fi
+echo "test_convolution: ok"
