@@ -1,4 +1,5 @@
-/* `clgauge run`: options -> device -> roofline -> each selected ladder -> reports (table, JSON, CSV). */
+/* `clgauge run`: options -> device -> roofline -> each selected ladder, once per --filter size for a workload
+ * that takes one -> reports (table, JSON, CSV, HTML). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/meta.h"
 #include "cli/estimate.h"
+#include "cli/filters.h"
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
@@ -66,6 +68,34 @@ static cg_status check_pattern(const cg_opts *o, const cg_targets *t)
     return CG_OK;
 }
 
+/* --filter: a selected workload must take one, and the list must parse (the workload checks the sizes). */
+static cg_status check_filter(const cg_opts *o, const cg_targets *t)
+{
+    if (!o->filter) return CG_OK;
+    const cg_workload *taker = NULL;
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        if (t->any[w] && cg_workloads[w]->filters) taker = cg_workloads[w];
+    if (!taker) {
+        CG_ERROR("--filter applies to the convolution workload only; add convolution to the run");
+        return CG_E_USAGE;
+    }
+    cg_filter_size f[CG_FILTERS_MAX];
+    char err[200];
+    size_t n = cg_filters_parse(o->filter, f, err, sizeof err);
+    if (!n) {
+        CG_ERROR("bad --filter '%s': %s", o->filter, err);
+        return CG_E_USAGE;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (f[k].w > taker->filter_max || f[k].h > taker->filter_max) {
+            CG_ERROR("%s: a %dx%d filter is above the largest the kernels take (%dx%d): use --filter 1 to %d "
+                     "each way",
+                     taker->name, f[k].w, f[k].h, taker->filter_max, taker->filter_max, taker->filter_max);
+            return CG_E_USAGE;
+        }
+    return CG_OK;
+}
+
 /* Option checks that need the selection but no device. */
 static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_opts *ro, unsigned *mask)
 {
@@ -93,7 +123,7 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
         CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
         return CG_E_USAGE;
     }
-    if (check_pattern(o, t) != CG_OK) return CG_E_USAGE;
+    if (check_pattern(o, t) != CG_OK || check_filter(o, t) != CG_OK) return CG_E_USAGE;
     ro->seed = o->seed;
     ro->runs = o->runs;
     ro->warmup = o->warmup;
@@ -128,8 +158,8 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
     return st;
 }
 
-static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro,
-                             cg_report *rep)
+/* The roofline ceilings (measured, or from the cache), recorded in rep and returned in *ceil. */
+static cg_status get_ceilings(cg_ctx *ctx, const cg_opts *o, cg_report *rep, cg_ceilings *ceil)
 {
     cg_roofline roof;
     cg_ctx builtin =
@@ -142,18 +172,65 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
     rep->mad_gflops = roof.mad_gflops;
     snprintf(rep->roofline_source, sizeof rep->roofline_source, "%s",
              roof.from_cache ? (roof.full ? "peak cache" : "cache") : "measured");
-    cg_ceilings ceil = {roof.copy_gbps, roof.read_gbps, roof.mad_gflops};
+    *ceil = (cg_ceilings){roof.copy_gbps, roof.read_gbps, roof.mad_gflops};
+    return CG_OK;
+}
+
+/* The sizes to run w at: for a workload that takes --filter, the --filter list or its default one; else one
+ * run with no size (0x0: the workload's default). Returns how many, 0 when the default list is broken. */
+static size_t sweep_sizes(const cg_opts *o, const cg_workload *w, cg_filter_size *f)
+{
+    char err[200];
+    if (!w->filters) {
+        f[0] = (cg_filter_size){0, 0};
+        return 1;
+    }
+    size_t n = cg_filters_parse(o->filter ? o->filter : w->filters, f, err, sizeof err);
+    if (!n) CG_ERROR("%s: bad default --filter list '%s': %s", w->name, w->filters, err);
+    return n;
+}
+
+/* Runs the ladder of w once per size of sweep_sizes, each run's rows labelled with its size ("5x5") where w
+ * takes --filter. Stops at a status the next size would repeat (setup refused the options or a file) and
+ * returns that status then, so that the caller stops as well. */
+static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, const bool *selected,
+                           const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep)
+{
+    cg_filter_size sizes[CG_FILTERS_MAX];
+    size_t n = sweep_sizes(o, w, sizes);
+    cg_status st = n ? CG_OK : CG_E_RUNTIME;
     bool tty = !o->quiet && isatty(STDERR_FILENO);
+    for (size_t k = 0; k < n; k++) {
+        char variant[CG_VARIANT_LEN];
+        cg_run_opts one = *ro;
+        one.filter_w = sizes[k].w;
+        one.filter_h = sizes[k].h;
+        if (w->filters) {
+            cg_filter_label(&sizes[k], variant, sizeof variant);
+            one.variant = variant;
+        }
+        cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, tty ? rep : NULL);
+        if (s == CG_E_USAGE || s == CG_E_IO) return cg_status_merge(s, st); /* the caller stops too */
+        st = cg_status_merge(st, s);
+    }
+    return st;
+}
+
+static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro,
+                             cg_report *rep)
+{
+    cg_ceilings ceil;
+    cg_status st = get_ceilings(ctx, o, rep, &ceil);
+    if (st != CG_OK) return st;
     for (size_t w = 0; w < cg_nworkloads; w++) {
         if (!t->any[w]) continue;
-        cg_status s =
-            cg_runner_run(ctx, cg_workloads[w], t->rung[w], ro, &ceil, rep, progress, tty ? rep : NULL);
+        cg_status s = run_sweep(ctx, o, cg_workloads[w], t->rung[w], ro, &ceil, rep);
         st = cg_status_merge(st, s);
         if (s == CG_E_USAGE || s == CG_E_IO)
             break; /* setup refused the options: the other ladders would refuse them too, or the user must fix
                     */
     }
-    if (tty) fprintf(stderr, "\r\033[K");
+    if (!o->quiet && isatty(STDERR_FILENO)) fprintf(stderr, "\r\033[K");
     return st;
 }
 

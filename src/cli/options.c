@@ -51,6 +51,8 @@ static const opt_row rows[] = {
      "blur: the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)"},
     {"pattern", A_STR, O(pattern), C_RUN, "P",
      "histogram: the input bytes, random (default), allequal (worst-case contention) or image"},
+    {"filter", A_STR, O(filter), C_RUN, "LIST",
+     "convolution: filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)"},
     {"estimate", A_FLAG, O(estimate), C_RUN, NULL,
      "blur: also print the speed each algorithm's accesses and MADs predict, next to the measured speed"},
     {"no-cache", A_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,

@@ -31,6 +31,7 @@ typedef struct cg_opts {
     double sigma;          /* run --sigma (blur); 0: not given */
     bool estimate;         /* run --estimate */
     const char *pattern;   /* run --pattern (histogram); NULL: not given */
+    const char *filter;    /* run --filter (convolution): sizes, "32" or "3,5x3"; NULL: not given */
     const char *only;      /* peak --only */
     bool quick;            /* peak --quick */
     double max_time;       /* peak --max-time (seconds per figure) */

@@ -187,12 +187,17 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
     cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
     if (st != CG_OK) return st;
     size_t n = 0, i = 0, first_row = rep->n;
+    char label[96]; /* the progress line's name: "convolution[5x5]" for a run with a variant */
+    if (o->variant)
+        snprintf(label, sizeof label, "%s[%s]", w->name, o->variant);
+    else
+        copy_str(label, sizeof label, w->name);
     for (size_t k = 0; k < w->n_rungs; k++)
         n += selected[k];
     for (size_t k = 0; k < w->n_rungs; k++) {
         if (!selected[k]) continue;
         const cg_rung *r = &w->rungs[k];
-        if (progress) progress(w->name, r->name, ++i, n, user);
+        if (progress) progress(label, r->name, ++i, n, user);
         cg_result *row = cg_report_add(rep);
         if (!row) {
             st = cg_status_merge(st, CG_E_RUNTIME);
@@ -200,6 +205,7 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
         }
         copy_str(row->workload, sizeof row->workload, w->name);
         copy_str(row->rung, sizeof row->rung, r->name);
+        copy_str(row->variant, sizeof row->variant, o->variant);
         copy_str(row->why, sizeof row->why, r->why);
         copy_str(row->size_desc, sizeof row->size_desc, size_desc);
         row->first_mismatch = -1;

@@ -73,6 +73,7 @@ typedef struct cg_workload {
     const char *patterns;  /* the --pattern values it accepts, "random|allequal|image"; NULL: none */
     const char *filters;   /* takes --filter: its default list ("32"); NULL: takes none. The CLI runs the
                               ladder once per filter size, labelling the rows with a variant ("5x5") */
+    int filter_max;        /* the largest --filter side it takes: the CLI refuses a list beyond it up front */
     const cg_rung *rungs;
     size_t n_rungs;
 

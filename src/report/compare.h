@@ -14,10 +14,12 @@ typedef enum cg_compare_result {
     CG_CMP_REGRESSED = 1, /* a rung slowed beyond threshold and noise, or passed before and fails now */
 } cg_compare_result;
 
-/* Same device (name and platform): rungs are matched by workload, rung and size, and each change is judged
- * against threshold_pct and the noise (CG_COMPARE_NOISE_K x the two runs' combined standard deviation).
- * Different devices: rungs are matched by workload and rung; the table gives each device's time, speedup and
- * rank within the ladder, and which rung wins on each. name_a/name_b label the runs (file names). */
+/* Same device (name and platform): rungs are matched by group (workload and variant, see cg_result_group),
+ * rung and size, and each change is judged against threshold_pct and the noise (CG_COMPARE_NOISE_K x the two
+ * runs' combined standard deviation). Different devices: rungs are matched by group and rung; the table gives
+ * each device's time, speedup and rank within the group's ladder, and per group which rung wins on each.
+ * Rows are named "workload:rung", or "workload[variant]:rung" when they have a variant. name_a/name_b label
+ * the runs (file names). */
 cg_compare_result cg_compare(const cg_report *a, const char *name_a, const cg_report *b, const char *name_b,
                              double threshold_pct, FILE *out, char *err, size_t errlen);
 

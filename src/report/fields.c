@@ -12,6 +12,7 @@ const cg_field cg_result_fields[] = {
     /* identity */
     F("workload", CG_F_STR, workload, ""),
     F("rung", CG_F_STR, rung, ""),
+    F("variant", CG_F_STR, variant, ""),
     F("why", CG_F_STR, why, ""),
     F("size", CG_F_STR, size_desc, ""),
     F("status", CG_F_STATUS, status, ""),

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORKLOADS 64
-#define MAX_RUNS      16
+#define MAX_GROUPS 64
+#define MAX_RUNS   16
 
 typedef struct page {
     const cg_report *const *runs;
@@ -22,9 +22,9 @@ typedef struct page {
     const char *generator;
     const char *labels[MAX_RUNS];
     char label_buf[MAX_RUNS][300];
-    const char *workloads[MAX_WORKLOADS];
-    size_t nworkloads;
-    char *ladder[MAX_WORKLOADS], *roofline[MAX_WORKLOADS];
+    const cg_result *groups[MAX_GROUPS]; /* per group (workload and variant), its first row */
+    size_t ngroups;
+    char *ladder[MAX_GROUPS], *roofline[MAX_GROUPS];
 } page;
 
 static const char style[] =
@@ -65,7 +65,7 @@ static void esc(FILE *f, const char *s)
     }
 }
 
-/* Workloads over all runs in order of first appearance; run labels (device, "#j" where a device repeats). */
+/* Groups over all runs in order of first appearance; run labels (device, "#j" where a device repeats). */
 static void index_page(page *p)
 {
     for (size_t j = 0; j < p->nruns; j++) {
@@ -76,22 +76,22 @@ static void index_page(page *p)
         snprintf(p->label_buf[j], sizeof p->label_buf[j], dup ? "%s #%zu" : "%s", r->device.name, j + 1);
         p->labels[j] = p->label_buf[j];
         for (size_t i = 0; i < r->n; i++) {
-            size_t w = 0;
-            while (w < p->nworkloads && strcmp(p->workloads[w], r->rows[i].workload))
-                w++;
-            if (w == p->nworkloads && w < MAX_WORKLOADS) p->workloads[p->nworkloads++] = r->rows[i].workload;
+            size_t g = 0;
+            while (g < p->ngroups && !cg_result_same_group(p->groups[g], &r->rows[i]))
+                g++;
+            if (g == p->ngroups && g < MAX_GROUPS) p->groups[p->ngroups++] = &r->rows[i];
         }
     }
 }
 
 static int draw_charts(page *p, char *err, size_t errlen)
 {
-    for (size_t w = 0; w < p->nworkloads; w++) {
-        cg_plot_in in = {p->runs, p->labels, p->nruns, p->workloads[w], (int)(2 * w)};
-        if (!(p->ladder[w] = cg_plot_ladder(&in, err, errlen))) return -1;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        cg_plot_in in = {p->runs, p->labels, p->nruns, p->groups[g], (int)(2 * g)};
+        if (!(p->ladder[g] = cg_plot_ladder(&in, err, errlen))) return -1;
         in.chart++;
-        p->roofline[w] = cg_plot_roofline(&in, err, errlen);
-        if (!p->roofline[w] && err[0]) return -1;
+        p->roofline[g] = cg_plot_roofline(&in, err, errlen);
+        if (!p->roofline[g] && err[0]) return -1;
     }
     return 0;
 }
@@ -246,7 +246,7 @@ static void row_why(FILE *f, const cg_result *r)
     fputs("</td>", f);
 }
 
-static void write_table(FILE *f, const page *p, const char *workload)
+static void write_table(FILE *f, const page *p, const cg_result *group)
 {
     fputs("<table class=\"rungs\"><tr><th>rung</th>", f);
     if (p->nruns > 1) fputs("<th>run</th>", f);
@@ -256,7 +256,7 @@ static void write_table(FILE *f, const page *p, const char *workload)
     for (size_t j = 0; j < p->nruns; j++)
         for (size_t i = 0; i < p->runs[j]->n; i++) {
             const cg_result *r = &p->runs[j]->rows[i];
-            if (strcmp(r->workload, workload)) continue;
+            if (!cg_result_same_group(r, group)) continue;
             bool bad = r->status != CG_RUNG_OK && r->status != CG_RUNG_UNSUPPORTED;
             fprintf(f, "<tr%s><td><code>", bad ? " class=\"failed\"" : "");
             esc(f, r->rung);
@@ -274,20 +274,20 @@ static void write_table(FILE *f, const page *p, const char *workload)
     fputs("</table>\n", f);
 }
 
-/* The first row of the workload in run j, or NULL. */
-static const cg_result *first_row(const page *p, size_t j, const char *workload)
+/* The first row of the group in run j, or NULL. */
+static const cg_result *first_row(const page *p, size_t j, const cg_result *group)
 {
     for (size_t i = 0; i < p->runs[j]->n; i++)
-        if (!strcmp(p->runs[j]->rows[i].workload, workload)) return &p->runs[j]->rows[i];
+        if (cg_result_same_group(&p->runs[j]->rows[i], group)) return &p->runs[j]->rows[i];
     return NULL;
 }
 
-static void write_sizes(FILE *f, const page *p, const char *workload)
+static void write_sizes(FILE *f, const page *p, const cg_result *group)
 {
     const char *sep = "<p>Problem size: ";
     const char *note = NULL;
     for (size_t j = 0; j < p->nruns; j++) {
-        const cg_result *r = first_row(p, j, workload);
+        const cg_result *r = first_row(p, j, group);
         if (!r) continue;
         fputs(sep, f);
         esc(f, r->size_desc);
@@ -304,29 +304,41 @@ static void write_sizes(FILE *f, const page *p, const char *workload)
     fputs(".</p>\n", f);
 }
 
-static void write_workload(FILE *f, const page *p, size_t w)
+/* The section's id: "w-reduction", "w-convolution-32x32" for a group with a variant. */
+static void write_anchor(FILE *f, const cg_result *group)
 {
-    const char *name = p->workloads[w];
-    fputs("<section class=\"workload\" id=\"w-", f);
-    esc(f, name);
+    fputs("w-", f);
+    esc(f, group->workload);
+    if (group->variant[0]) fputc('-', f);
+    esc(f, group->variant);
+}
+
+/* One section per group: "reduction", or "convolution[32x32]" for one size of a --filter sweep. */
+static void write_group(FILE *f, const page *p, size_t g)
+{
+    const cg_result *group = p->groups[g];
+    char name[CG_GROUP_LEN];
+    cg_result_group(group, name, sizeof name);
+    fputs("<section class=\"workload\" id=\"", f);
+    write_anchor(f, group);
     fputs("\"><h2>", f);
     esc(f, name);
     fputs("</h2>\n", f);
-    write_sizes(f, p, name);
+    write_sizes(f, p, group);
     fprintf(
         f,
         "<div class=\"charts\"><figure>%s<figcaption>Median time per rung, lower is better; the error bar "
         "spans the fastest and the slowest timed run. FAILED rungs (wrong result) are red.</figcaption>"
         "</figure>\n",
-        p->ladder[w]);
-    if (p->roofline[w])
+        p->ladder[g]);
+    if (p->roofline[g])
         fprintf(f,
                 "<figure>%s<figcaption>Roofline: the device's measured bandwidth (solid: read, dashed: copy) "
                 "and fp32 MAD ceilings; each rung that ran is a point at its model FLOPs per byte."
                 "</figcaption></figure>\n",
-                p->roofline[w]);
+                p->roofline[g]);
     fputs("</div>\n", f);
-    write_table(f, p, name);
+    write_table(f, p, group);
     fputs("</section>\n", f);
 }
 
@@ -341,17 +353,19 @@ static int emit_page(FILE *f, const void *ctx)
         esc(f, p->labels[j]);
     }
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>clgauge report</h1>\n<p>", style);
-    for (size_t w = 0; w < p->nworkloads; w++) {
-        fputs(w ? " &middot; " : "Workloads: ", f);
-        fputs("<a href=\"#w-", f);
-        esc(f, p->workloads[w]);
+    for (size_t g = 0; g < p->ngroups; g++) {
+        char name[CG_GROUP_LEN];
+        cg_result_group(p->groups[g], name, sizeof name);
+        fputs(g ? " &middot; " : "Workloads: ", f);
+        fputs("<a href=\"#", f);
+        write_anchor(f, p->groups[g]);
         fputs("\">", f);
-        esc(f, p->workloads[w]);
+        esc(f, name);
         fputs("</a>", f);
     }
     fputs(" &middot; <a href=\"#runs\">device and run</a></p>\n", f);
-    for (size_t w = 0; w < p->nworkloads; w++)
-        write_workload(f, p, w);
+    for (size_t g = 0; g < p->ngroups; g++)
+        write_group(f, p, g);
     write_meta(f, p);
     fputs("<footer>Written by ", f);
     esc(f, p->generator);
@@ -384,9 +398,9 @@ int cg_report_html(const cg_report *const *runs, size_t n, const char *generator
                      strerror(errno));
         }
     }
-    for (size_t w = 0; w < p->nworkloads; w++) {
-        free(p->ladder[w]);
-        free(p->roofline[w]);
+    for (size_t g = 0; g < p->ngroups; g++) {
+        free(p->ladder[g]);
+        free(p->roofline[g]);
     }
     free(p);
     return rc;

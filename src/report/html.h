@@ -1,6 +1,7 @@
 /* The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) for one or more
- * runs: the device and run metadata, then per workload its ladder chart, its roofline chart and its rung
- * table with the why-lines. Charts are drawn by gnuplot (report/plot.h). */
+ * runs: the device and run metadata, then per group (a workload, or one variant of it such as
+ * "convolution[5x5]" from a --filter sweep) its ladder chart, its roofline chart and its rung table with the
+ * why-lines. Charts are drawn by gnuplot (report/plot.h). */
 #ifndef CG_HTML_H
 #define CG_HTML_H
 #include <stddef.h>

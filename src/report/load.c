@@ -1,7 +1,8 @@
 /* The JSON reader for runs: file -> cJSON -> cg_report, the inverse of json.c. It checks, in this order, that
  * the file can be read, that it is JSON, that it is a clgauge run (tool.name), that its schema_version is the
  * one this build writes, and that the keys the reports need are there; each failure is one line naming the
- * file. Row keys are read through cg_result_fields, so a field added to the model is read back too. */
+ * file. Row keys are read through cg_result_fields, so a field added to the model is read back too; a string
+ * key a row lacks reads as "" (files written before `variant` existed load unchanged). */
 #include "report/load.h"
 #include "report/report.h"
 
@@ -22,7 +23,7 @@
     }
 static const struct {
     size_t offset, size;
-} str_sizes[] = {SZ(workload), SZ(rung),      SZ(why),        SZ(size_desc),
+} str_sizes[] = {SZ(workload), SZ(rung),      SZ(variant),    SZ(why),    SZ(size_desc),
                  SZ(reason),   SZ(item_unit), SZ(bytes_note), SZ(ceiling)};
 #undef SZ
 

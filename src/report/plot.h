@@ -11,22 +11,24 @@
 /* Is gnuplot on PATH? (An early check, so that `run --html` fails before measuring anything.) */
 bool cg_plot_available(void);
 
-/* The runs behind a chart and the workload it shows. label[j] names run j in keys (device, or device #j). */
+/* The runs behind a chart and the group it shows. label[j] names run j in keys (device, or device #j). */
 typedef struct cg_plot_in {
     const cg_report *const *runs;
     const char *const *labels;
     size_t nruns;
-    const char *workload;
-    int chart; /* a number unique in the page: prefixes the SVG's ids so that charts do not share them */
+    const cg_result
+        *group; /* a row of the group shown: the chart takes every row of its workload and variant */
+    int chart;  /* a number unique in the page: prefixes the SVG's ids so that charts do not share them */
 } cg_plot_in;
 
 /* The ladder: median time per rung as bars (one per run), error bars from the fastest to the slowest run,
  * FAILED rungs in red and rungs that did not run named at the axis. Returns the <svg> element (malloc'd,
- * carrying data-chart="ladder" and data-workload), or NULL with one line in err. */
+ * carrying data-chart="ladder", data-workload and, for a row with a variant, data-variant), or NULL with one
+ * line in err. */
 char *cg_plot_ladder(const cg_plot_in *in, char *err, size_t errlen);
 /* The roofline: each run's measured bandwidth (copy, read) and fp32 MAD ceilings over arithmetic intensity,
- * each rung that ran as a point (data-chart="roofline"). NULL with err when no rung can be placed on it
- * (err "" then: not an error) or gnuplot failed. */
+ * each rung that ran as a point (data-chart="roofline", data-workload, data-variant as above). NULL with err
+ * when no rung can be placed on it (err "" then: not an error) or gnuplot failed. */
 char *cg_plot_roofline(const cg_plot_in *in, char *err, size_t errlen);
 
 /* Runs a gnuplot script (without terminal and output lines) on the SVG terminal at WxH and returns the

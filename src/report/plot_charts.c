@@ -1,7 +1,8 @@
-/* The two charts of a workload, written as gnuplot scripts with the data inline (datablocks) and rendered by
- * plot.c: the ladder (median time per rung, one bar per run, fastest..slowest run as error bars, FAILED rungs
- * in red, rungs that did not run named at the axis) and the roofline (each run's measured ceilings, each rung
- * that ran as a point at its model arithmetic intensity). */
+/* The two charts of a group (a workload, or one variant of it in a --filter sweep), written as gnuplot
+ * scripts with the data inline (datablocks) and rendered by plot.c: the ladder (median time per rung, one bar
+ * per run, fastest..slowest run as error bars, FAILED rungs in red, rungs that did not run named at the axis)
+ * and the roofline (each run's measured ceilings, each rung that ran as a point at its model arithmetic
+ * intensity). */
 #include "report/plot.h"
 
 #include <math.h>
@@ -27,7 +28,7 @@ static bool timed(const cg_result *r)
     return (r->status == CG_RUNG_OK || r->status == CG_RUNG_WRONG) && r->runs > 0 && r->t_median > 0;
 }
 
-/* The rungs of the workload over all runs, in order of first appearance. */
+/* The rungs of the group over all runs, in order of first appearance. */
 static void collect_rungs(const cg_plot_in *in, rung_list *l)
 {
     l->n = 0;
@@ -37,9 +38,23 @@ static void collect_rungs(const cg_plot_in *in, rung_list *l)
             size_t k = 0;
             while (k < l->n && strcmp(l->name[k], r->rung))
                 k++;
-            if (!strcmp(r->workload, in->workload) && k == l->n && l->n < MAX_RUNGS)
+            if (cg_result_same_group(r, in->group) && k == l->n && l->n < MAX_RUNGS)
                 l->name[l->n++] = r->rung;
         }
+}
+
+/* The <svg> attributes of a chart: its kind, the workload, the variant where the group has one, and a label
+ * for screen readers ("convolution[5x5] ladder"). */
+static void chart_attrs(char *buf, size_t n, const char *kind, const cg_result *group)
+{
+    char w[64], v[64], g[CG_GROUP_LEN], gq[CG_GROUP_LEN], var[96] = "";
+    cg_plot_quote(w, sizeof w, group->workload);
+    cg_plot_quote(v, sizeof v, group->variant);
+    cg_result_group(group, g, sizeof g);
+    cg_plot_quote(gq, sizeof gq, g);
+    if (v[0]) snprintf(var, sizeof var, " data-variant=\"%s\"", v);
+    snprintf(buf, n, "data-chart=\"%s\" data-workload=\"%s\"%s role=\"img\" aria-label=\"%s %s\"", kind, w,
+             var, gq, kind);
 }
 
 static int rung_index(const rung_list *l, const char *rung)
@@ -56,7 +71,7 @@ static double time_unit(const cg_plot_in *in, const char **unit, bool *logy)
     for (size_t j = 0; j < in->nruns; j++)
         for (size_t i = 0; i < in->runs[j]->n; i++) {
             const cg_result *r = &in->runs[j]->rows[i];
-            if (strcmp(r->workload, in->workload) || !timed(r)) continue;
+            if (!cg_result_same_group(r, in->group) || !timed(r)) continue;
             hi = fmax(hi, fmax(r->t_max, r->t_median));
             lo = fmin(lo, r->t_median);
         }
@@ -95,7 +110,7 @@ static bool ladder_data(FILE *s, FILE *lab, const cg_plot_in *in, size_t j, cons
     for (size_t i = 0; i < in->runs[j]->n; i++) {
         const cg_result *r = &in->runs[j]->rows[i];
         int k = rung_index(l, r->rung);
-        if (strcmp(r->workload, in->workload) || k < 0) continue;
+        if (!cg_result_same_group(r, in->group) || k < 0) continue;
         double x = k + off;
         if (!timed(r)) {
             fprintf(lab,
@@ -146,10 +161,8 @@ char *cg_plot_ladder(const cg_plot_in *in, char *err, size_t errlen)
                 j + 1 < in->nruns ? ", " : "\n");
     }
     fclose(s);
-    char attrs[256], wq[64];
-    cg_plot_quote(wq, sizeof wq, in->workload);
-    snprintf(attrs, sizeof attrs,
-             "data-chart=\"ladder\" data-workload=\"%s\" role=\"img\" aria-label=\"%s ladder\"", wq, wq);
+    char attrs[384];
+    chart_attrs(attrs, sizeof attrs, "ladder", in->group);
     char *svg = cg_plot_render(script, 620, 360, attrs, in->chart, err, errlen);
     free(script);
     return svg;
@@ -179,7 +192,8 @@ static bool roof_ranges(const cg_plot_in *in, double x[2], double y[2])
         const cg_report *rep = in->runs[j];
         for (size_t i = 0; i < rep->n; i++) {
             double px, py;
-            if (strcmp(rep->rows[i].workload, in->workload) || !roof_point(&rep->rows[i], &px, &py)) continue;
+            if (!cg_result_same_group(&rep->rows[i], in->group) || !roof_point(&rep->rows[i], &px, &py))
+                continue;
             any = true;
             x[0] = fmin(x[0], px), x[1] = fmax(x[1], px), y[0] = fmin(y[0], py), y[1] = fmax(y[1], py);
         }
@@ -221,7 +235,7 @@ static void roof_data(FILE *s, const cg_plot_in *in, size_t j, const rung_list *
     fprintf(s, "$p%zu << EOD\n", j);
     for (size_t i = 0; i < rep->n; i++) {
         double x, y;
-        if (!strcmp(rep->rows[i].workload, in->workload) && roof_point(&rep->rows[i], &x, &y))
+        if (cg_result_same_group(&rep->rows[i], in->group) && roof_point(&rep->rows[i], &x, &y))
             fprintf(s, "%.9g %.9g %d\n", x, y, rung_index(l, rep->rows[i].rung));
     }
     fprintf(s, "EOD\n");
@@ -272,10 +286,8 @@ char *cg_plot_roofline(const cg_plot_in *in, char *err, size_t errlen)
         roof_points(s, in, j, &l);
     fprintf(s, "\n");
     fclose(s);
-    char attrs[256], wq[64];
-    cg_plot_quote(wq, sizeof wq, in->workload);
-    snprintf(attrs, sizeof attrs,
-             "data-chart=\"roofline\" data-workload=\"%s\" role=\"img\" aria-label=\"%s roofline\"", wq, wq);
+    char attrs[384];
+    chart_attrs(attrs, sizeof attrs, "roofline", in->group);
     char *svg = cg_plot_render(script, 620, in->nruns > 1 ? 520 : 380, attrs, in->chart, err, errlen);
     free(script);
     return svg;

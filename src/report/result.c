@@ -1,7 +1,9 @@
-/* The result model: a report's growable array of rows, the names of rung statuses and the warning table
- * (name and the generic message with its fix), which every report format reads. */
+/* The result model: a report's growable array of rows, the group a row belongs to (workload and variant),
+ * the names of rung statuses and the warning table (name and the generic message with its fix), which every
+ * report format reads. */
 #include "report/result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,19 @@ cg_result *cg_report_add(cg_report *r)
     memset(row, 0, sizeof *row);
     row->first_mismatch = -1;
     return row;
+}
+
+void cg_result_group(const cg_result *r, char *buf, size_t len)
+{
+    if (r->variant[0])
+        snprintf(buf, len, "%s[%s]", r->workload, r->variant);
+    else
+        snprintf(buf, len, "%s", r->workload);
+}
+
+bool cg_result_same_group(const cg_result *a, const cg_result *b)
+{
+    return !strcmp(a->workload, b->workload) && !strcmp(a->variant, b->variant);
 }
 
 const char *cg_rung_status_name(cg_rung_status s)

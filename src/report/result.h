@@ -33,6 +33,8 @@ const char *cg_warning_fix(unsigned bit);
 
 typedef struct cg_result {
     char workload[32], rung[32];
+    char variant[24]; /* the run's parameter label ("32x32": one size of a --filter sweep), "" for none: rows
+                         of one workload with different variants are separate groups in every report */
     char why[160];
     char size_desc[64];
     cg_rung_status status;
@@ -80,6 +82,14 @@ typedef struct cg_report {
     cg_result *rows;
     size_t n, cap;
 } cg_report;
+
+/* The longest group label cg_result_group writes, NUL included. */
+#define CG_GROUP_LEN 64
+/* Writes the row's group label to buf: "convolution[32x32]" when it has a variant, else the workload name
+ * ("reduction"). Every report shows, charts and compares the rows group by group. */
+void cg_result_group(const cg_result *r, char *buf, size_t len);
+/* True when a and b belong to the same group: the same workload and the same variant. */
+bool cg_result_same_group(const cg_result *a, const cg_result *b);
 
 void cg_report_init(cg_report *r);
 void cg_report_fini(cg_report *r);

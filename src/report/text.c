@@ -1,14 +1,15 @@
 /* The terminal report: an aligned table driven by one array of column descriptors (header, cell formatter,
  * alignment), widths measured from the content; under it the reason of every row that is not ok, the
  * warnings with the fix the user can apply, and a footer naming the device, the roofline ceilings and what
- * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. */
+ * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. A row of a --filter
+ * sweep is named by its group and rung, "convolution[32x32]:best". */
 #include "report/report.h"
 #include "report/units.h"
 
 #include <math.h>
 #include <string.h>
 
-#define CELL 200 /* fits the longest cell: why (160) or workload:rung (65) */
+#define CELL 200 /* fits the longest cell: why (160) or workload[variant]:rung (CG_GROUP_LEN + 33) */
 #define GAP  "  "
 
 typedef void (*cell_fn)(const cg_result *row, char *buf, size_t n);
@@ -31,9 +32,12 @@ static bool rate_ok(const cg_result *row, double v, char *buf, size_t n)
     return false;
 }
 
+/* "reduction:best", or "convolution[32x32]:best" for a row of a --filter sweep. */
 static void cell_name(const cg_result *row, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s:%s", row->workload, row->rung);
+    char group[CG_GROUP_LEN];
+    cg_result_group(row, group, sizeof group);
+    snprintf(buf, n, "%s:%s", group, row->rung);
 }
 
 static void cell_status(const cg_result *row, char *buf, size_t n)
@@ -149,9 +153,11 @@ static void print_reasons(FILE *f, const cg_report *r)
 {
     for (size_t i = 0; i < r->n; i++) {
         const cg_result *row = &r->rows[i];
+        char name[CELL];
         if (row->status == CG_RUNG_OK) continue;
-        fprintf(f, "%s:%s %s%s%s\n", row->workload, row->rung, cg_rung_status_name(row->status),
-                row->reason[0] ? ": " : "", row->reason);
+        cell_name(row, name, sizeof name);
+        fprintf(f, "%s %s%s%s\n", name, cg_rung_status_name(row->status), row->reason[0] ? ": " : "",
+                row->reason);
     }
 }
 
@@ -177,9 +183,10 @@ static void print_warning(FILE *f, const cg_result *row, unsigned bit)
 {
     const char *fix = cg_warning_fix(bit);
     const char *colon = strchr(fix, ':');
-    char detail[64];
+    char detail[64], name[CELL];
     warning_detail(row, bit, detail, sizeof detail);
-    fprintf(f, "Warning: %s:%s: ", row->workload, row->rung);
+    cell_name(row, name, sizeof name);
+    fprintf(f, "Warning: %s: ", name);
     if (colon && detail[0])
         fprintf(f, "%.*s (%s)%s\n", (int)(colon - fix), fix, detail, colon);
     else
@@ -204,7 +211,34 @@ static void fmt_ceiling(char *buf, size_t n, double v, const char *unit)
     }
 }
 
-/* The device, the ceilings and, once per workload, which bytes its bandwidth counts. */
+/* Which bytes each workload's bandwidth counts, once per workload and note. Where the note differs between
+ * the variants of a workload, each is labelled with its row's group ("convolution[5x5]"). */
+static void print_notes(FILE *f, const cg_report *r)
+{
+    bool notes = false;
+    for (size_t i = 0; i < r->n; i++)
+        notes = notes || r->rows[i].bytes_note[0];
+    if (notes) fprintf(f, "GB/s = bytes / median time, where bytes counts:\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const cg_result *row = &r->rows[i];
+        bool seen = !row->bytes_note[0], varies = false;
+        for (size_t j = 0; j < r->n; j++) {
+            const cg_result *o = &r->rows[j];
+            bool workload = !strcmp(o->workload, row->workload),
+                 note = !strcmp(o->bytes_note, row->bytes_note);
+            seen = seen || (j < i && workload && note);
+            varies = varies || (workload && o->bytes_note[0] && !note);
+        }
+        char label[CG_GROUP_LEN];
+        if (varies)
+            cg_result_group(row, label, sizeof label);
+        else
+            snprintf(label, sizeof label, "%s", row->workload);
+        if (!seen) fprintf(f, "  %s: %s\n", label, row->bytes_note);
+    }
+}
+
+/* The device, the ceilings and which bytes each workload's bandwidth counts. */
 static void print_footer(FILE *f, const cg_report *r)
 {
     const cg_report_device *d = &r->device;
@@ -216,18 +250,7 @@ static void print_footer(FILE *f, const cg_report *r)
             d->driver[0] ? d->driver : "?");
     fprintf(f, "Roofline (%s): copy %s, read %s, MAD %s\n", r->roofline_source[0] ? r->roofline_source : "?",
             copy, rd, mad);
-    bool notes = false;
-    for (size_t i = 0; i < r->n; i++)
-        notes = notes || r->rows[i].bytes_note[0];
-    if (notes) fprintf(f, "GB/s = bytes / median time, where bytes counts:\n");
-    for (size_t i = 0; i < r->n; i++) {
-        const cg_result *row = &r->rows[i];
-        bool seen = !row->bytes_note[0];
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(r->rows[j].workload, row->workload) &&
-                   !strcmp(r->rows[j].bytes_note, row->bytes_note);
-        if (!seen) fprintf(f, "  %s: %s\n", row->workload, row->bytes_note);
-    }
+    print_notes(f, r);
 }
 
 void cg_report_text(const cg_report *r, FILE *f)

@@ -28,18 +28,20 @@ json.dump(rep, open(sys.argv[2], "w"), indent=1)
 PY
 }
 
-# html_check PAGE WORKLOADS...: one ladder chart per workload, the metadata and the why-lines are in the page.
+# html_check PAGE RUNS...: one ladder chart per workload (per workload and variant for a --filter sweep), the
+# metadata and the why-lines are in the page.
 html_check() {
     python3 - "$@" <<'PY'
 import json, re, sys
 page, runs = open(sys.argv[1]).read(), sys.argv[2:]
 assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>"), "not a whole HTML page"
 reps = [json.load(open(r)) for r in runs]
-workloads = list(dict.fromkeys(x["workload"] for rep in reps for x in rep["results"]))
-ladders = re.findall(r'<svg data-chart="ladder" data-workload="([^"]+)"', page)
-assert ladders == workloads, "ladder charts %s, want one per workload %s" % (ladders, workloads)
-roofs = re.findall(r'<svg data-chart="roofline" data-workload="([^"]+)"', page)
-assert roofs == workloads, "roofline charts %s, want %s" % (roofs, workloads)
+groups = list(dict.fromkeys((x["workload"], x.get("variant", "")) for rep in reps for x in rep["results"]))
+chart = r'<svg data-chart="%s" data-workload="([^"]+)"(?: data-variant="([^"]+)")?'
+ladders = re.findall(chart % "ladder", page)
+assert ladders == groups, "ladder charts %s, want one per workload (and variant) %s" % (ladders, groups)
+roofs = re.findall(chart % "roofline", page)
+assert roofs == groups, "roofline charts %s, want %s" % (roofs, groups)
 assert "<?xml" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") \
     .replace('xmlns:xlink="http://www.w3.org/1999/xlink"', ""), "prolog or a link to the network in the page"
 assert not re.search(r"<(script|link|img|iframe)\b", page), "the page must hold no script or external resource"

@@ -23,7 +23,7 @@ check_json() { # check_json FILE SIZE_DESC VARIANT...
 import json, sys
 rep = json.load(open(sys.argv[1]))
 size, variants = sys.argv[2], sys.argv[3:]
-want = ("naive", "unroll4", "define", "unroll-full", "vec4", "constant", "local", "regblock", "slide", "best")
+want = ("naive", "unroll4", "define", "unroll-full", "vec4", "constant", "local", "regblock", "slide", "slide4x4", "best")
 rows = [r for r in rep["results"] if r["workload"] == "convolution"]
 bad = []
 for v in variants:

@@ -1,7 +1,8 @@
 /* Reading runs back (report/load.c) and comparing them (report/compare.c): a run written by the JSON writer
- * reads back field by field (cg_result_fields, the exact 64-bit seed, NaN, warnings, every status); bad files
- * fail with the file and the problem named; compare's rule (threshold and noise) at its edges, a passing rung
- * that fails, nothing in common, and two devices side by side. */
+ * reads back field by field (cg_result_fields, the exact 64-bit seed, NaN, warnings, every status, the
+ * variant), a file without variants loads; bad files fail with the file and the problem named; compare's rule
+ * (threshold and noise) at its edges, a passing rung that fails, nothing in common, two devices side by side,
+ * and the groups of a --filter sweep kept apart in both tables. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -94,6 +95,7 @@ static void test_roundtrip(void **state)
     r.rows[4].status = CG_RUNG_CL_ERROR;
     r.rows[0].warnings = CG_WARN_HIGH_CV | CG_WARN_ABOVE_ROOF;
     snprintf(r.rows[0].why, sizeof r.rows[0].why, "why, with \"quotes\" and \\ backslash");
+    snprintf(r.rows[0].variant, sizeof r.rows[0].variant, "5x3"); /* the other rows have none: "" */
     path_in_tmp(path, sizeof path, "run.json");
     assert_int_equal(cg_report_json(&r, path), 0);
     assert_int_equal(cg_report_load(path, &back, err, sizeof err), 0);
@@ -139,6 +141,24 @@ static void test_bad_files(void **state)
     expect_bad(
         "{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"}, \"device\": {}, \"results\": [{}]}",
         "results[0] lacks");
+}
+
+/* A file written before rows had a variant loads, every row with variant "". */
+static void test_no_variant(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    cg_report r;
+    path_in_tmp(path, sizeof path, "old.json");
+    write_text(path,
+               "{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"}, \"device\": {}, \"results\": "
+               "[{\"workload\": \"red\", \"rung\": \"r0\", \"t_median_s\": 0.001, \"status\": \"ok\"}]}");
+    assert_int_equal(cg_report_load(path, &r, err, sizeof err), 0);
+    assert_int_equal(r.n, 1);
+    assert_string_equal(r.rows[0].workload, "red");
+    assert_string_equal(r.rows[0].variant, "");
+    cg_report_fini(&r);
+    unlink(path);
 }
 
 /* Runs cg_compare on a and b into a string; returns the result, *text the output (free it). */
@@ -210,15 +230,63 @@ static void test_compare_devices(void **state)
     cg_report_fini(&b);
 }
 
+/* Two groups of "conv" (variants 3x3 and 5x5) of two rungs each, rung i of group g with median (i+1)(g+1) ms.
+ */
+static void make_sweep(cg_report *r, const char *dev)
+{
+    make_run(r, dev, 4, 0);
+    for (size_t i = 0; i < r->n; i++) {
+        snprintf(r->rows[i].workload, sizeof r->rows[i].workload, "conv");
+        snprintf(r->rows[i].rung, sizeof r->rows[i].rung, "r%zu", i % 2);
+        snprintf(r->rows[i].variant, sizeof r->rows[i].variant, i < 2 ? "3x3" : "5x5");
+        r->rows[i].t_median = (double)(i % 2 + 1) * (double)(i / 2 + 1) * 1e-3;
+        r->rows[i].speedup = 1.0 / (double)(i % 2 + 1);
+    }
+}
+
+static void test_compare_variants(void **state)
+{
+    (void)state;
+    cg_report a, b;
+    char *out;
+    make_sweep(&a, "gpu");
+    make_sweep(&b, "gpu");
+    b.rows[3].t_median *= 1.5; /* conv[5x5]:r1 slower; conv[3x3]:r1 has the same rung name, unchanged */
+    assert_int_equal(run_compare(&a, &b, 5, &out), CG_CMP_REGRESSED);
+    assert_non_null(strstr(out, "conv[5x5]:r1 "));
+    assert_non_null(strstr(out, "conv[3x3]:r1 "));
+    assert_non_null(strstr(out, "1 regressed, 0 now failing, 0 faster, 3 same"));
+    free(out);
+    for (size_t i = 0; i < b.n; i++) /* the same rungs without the variant: another group */
+        b.rows[i].variant[0] = '\0';
+    assert_int_equal(run_compare(&a, &b, 5, &out), CG_CMP_NOTHING_IN_COMMON);
+    free(out);
+    cg_report_fini(&b);
+    make_sweep(&b, "cpu");
+    b.rows[2].t_median = 20e-3; /* on the cpu, r1 wins at 5x5 only */
+    b.rows[3].speedup = 5;
+    assert_int_equal(run_compare(&a, &b, 5, &out), CG_CMP_OK);
+    const char *s3 = strstr(out, "conv[3x3]: best on A: r0"), *s5 = strstr(out, "conv[5x5]: best on A: r0");
+    assert_non_null(s3);
+    assert_non_null(s5);
+    assert_true(s3 < strstr(out, "conv[5x5]:r0")); /* each group's summary follows its rows */
+    char line3[256];
+    snprintf(line3, sizeof line3, "%.*s", (int)strcspn(s3, "\n"), s3);
+    assert_null(strstr(line3, "depends")); /* at 3x3, r0 wins on both */
+    assert_non_null(strstr(s5, "best on B: r1 (5.00x): the best rung depends on the device"));
+    free(out);
+    cg_report_fini(&a);
+    cg_report_fini(&b);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/clgauge-test-load-XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip),
-        cmocka_unit_test(test_bad_files),
-        cmocka_unit_test(test_compare_rule),
-        cmocka_unit_test(test_compare_devices),
+        cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_compare_rule), cmocka_unit_test(test_compare_devices),
+        cmocka_unit_test(test_no_variant),   cmocka_unit_test(test_compare_variants),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char path[128];

@@ -1,7 +1,7 @@
 /* The report layer: JSON and CSV read back field by field, both following cg_result_fields (the CSV header
  * and the JSON keys are compared with the table), RFC 4180 quoting, null for non-finite numbers,
- * all-or-nothing files, the text table (FAILED, units, alignment, warnings with fixes) and the schema doc
- * naming every field. */
+ * all-or-nothing files, the text table (FAILED, units, alignment, warnings with fixes), the groups of a
+ * --filter sweep (variant in the table, JSON and CSV) and the schema doc naming every field. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -439,6 +439,68 @@ static void test_text(void **state)
     cg_report_fini(&r);
 }
 
+/* ---- the groups of a --filter sweep ---- */
+
+/* Two groups of convolution (3x3, 5x5, the bytes note differing) and a reduction row without a variant. */
+static void fill_sweep(cg_report *r)
+{
+    static const char *const variant[] = {"3x3", "3x3", "5x5", ""};
+    cg_report_init(r);
+    for (int i = 0; i < 4; i++) {
+        cg_result *row = cg_report_add(r);
+        assert_non_null(row);
+        snprintf(row->workload, sizeof row->workload, i < 3 ? "convolution" : "reduction");
+        snprintf(row->rung, sizeof row->rung, i % 2 ? "vec4" : "naive");
+        snprintf(row->variant, sizeof row->variant, "%s", variant[i]);
+        snprintf(row->bytes_note, sizeof row->bytes_note, "R: %s filter", i < 2 ? "3x3" : "5x5");
+        row->status = CG_RUNG_OK;
+    }
+}
+
+static void test_variant(void **state)
+{
+    (void)state;
+    cg_report r;
+    char path[128];
+    fill_sweep(&r);
+    char *s = text_of(&r);
+    static const char *const want[] = {
+        "\nconvolution[3x3]:naive ",           "\nconvolution[3x3]:vec4 ",
+        "\nconvolution[5x5]:naive ",           "\nreduction:vec4 ",
+        "  convolution[3x3]: R: 3x3 filter\n", "  convolution[5x5]: R: 5x5 filter\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(s, want[i])) fail_msg("missing \"%s\" in:\n%s", want[i], s);
+    assert_null(strstr(s, "reduction[")); /* no variant: named as before sweeps */
+    free(s);
+
+    in_tmp(path, sizeof path, "sweep.json");
+    assert_int_equal(cg_report_json(&r, path), 0);
+    char *text = slurp(path);
+    cJSON *top = cJSON_Parse(text);
+    assert_non_null(top);
+    assert_string_equal(str_of(row_of(top, 0), "variant"), "3x3");
+    assert_string_equal(str_of(row_of(top, 2), "variant"), "5x5");
+    assert_string_equal(str_of(row_of(top, 3), "variant"), ""); /* always written, "" for none */
+    cJSON_Delete(top);
+    free(text);
+
+    csv t;
+    in_tmp(path, sizeof path, "sweep.csv");
+    assert_int_equal(cg_report_csv(&r, path), 0);
+    text = slurp(path);
+    csv_parse(&t, text);
+    size_t col = 0;
+    for (size_t k = 0; k < t.ncell[0]; k++)
+        col = strcmp(t.cell[0][k], "variant") ? col : k;
+    assert_int_not_equal(col, 0);
+    assert_string_equal(t.cell[1][col], "3x3");
+    assert_string_equal(t.cell[3][col], "5x5");
+    assert_string_equal(t.cell[4][col], "");
+    free(t.buf);
+    free(text);
+    cg_report_fini(&r);
+}
+
 /* ---- the schema doc names every field ---- */
 
 static void test_doc_lists_fields(void **state)
@@ -466,10 +528,15 @@ static void test_doc_lists_fields(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names),         cmocka_unit_test(test_add_grows),
-        cmocka_unit_test(test_fields_unique), cmocka_unit_test(test_json_roundtrip),
-        cmocka_unit_test(test_csv_roundtrip), cmocka_unit_test(test_unwritable),
-        cmocka_unit_test(test_text),          cmocka_unit_test(test_doc_lists_fields),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_add_grows),
+        cmocka_unit_test(test_fields_unique),
+        cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_csv_roundtrip),
+        cmocka_unit_test(test_unwritable),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_variant),
+        cmocka_unit_test(test_doc_lists_fields),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -50,8 +50,10 @@ static const cg_rung rungs[] = {
      "conv_block", NULL, 0, FILTER_BYTES, {4, 1, 16, 16, F_DEFINE}},
     {"slide", "4x8 outputs per work-item walking down the rows: each input row loaded once for 8 outputs",
      "conv_block", NULL, 0, FILTER_BYTES, {4, 8, 16, 16, F_DEFINE}},
-    {"best", "8x4 outputs per work-item, 16x16 groups: one local float4 read feeds 32 MADs",
-     "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 16, F_DEFINE}},
+    {"slide4x4", "4x4 outputs per work-item: fewer registers, more warps in flight for small, memory-bound filters",
+     "conv_block", NULL, 0, FILTER_BYTES, {4, 4, 16, 16, F_DEFINE}},
+    {"best", "8x4 outputs per work-item, 16x8 groups: one local float4 read feeds 32 MADs (large filters)",
+     "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
 };
 /* clang-format on */
 #define NRUNGS (sizeof rungs / sizeof rungs[0])
@@ -372,6 +374,7 @@ const cg_workload cg_workload_convolution = {
     .cl_file = "convolution.cl",
     .takes_images_io = false,
     .filters = "32",
+    .filter_max = CONV_MAX_FILTER,
     .rungs = rungs,
     .n_rungs = NRUNGS,
     .setup = conv_setup,

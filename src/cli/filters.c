@@ -1,0 +1,78 @@
+/* Parsing of --filter lists: the list is cut at commas, each item read as "N" or "WxH" in plain decimal and
+ * checked against the bound, then against the items before it for a repeat. Every refusal is one line naming
+ * the item and saying what to write instead. */
+#include "cli/filters.h"
+#include <stdio.h>
+#include <string.h>
+
+#define FIX        "use N or WxH, e.g. 32 or 5x3, comma-separated"
+#define ITEM_SHOWN 40 /* at most this much of a bad item is quoted */
+
+/* One side: decimal digits only; false when there are none. *v stops growing once above the bound, so a long
+ * run of digits cannot overflow. */
+static bool parse_side(const char **p, const char *end, long *v)
+{
+    const char *s = *p;
+    for (*v = 0; s < end && *s >= '0' && *s <= '9'; s++)
+        if (*v <= CG_FILTER_DIM_MAX) *v = *v * 10 + (*s - '0');
+    bool any = s != *p;
+    *p = s;
+    return any;
+}
+
+static bool parse_item(const char *item, size_t len, cg_filter_size *f, char *err, size_t errlen)
+{
+    const char *p = item, *end = item + len;
+    int shown = len > ITEM_SHOWN ? ITEM_SHOWN : (int)len;
+    long w = 0, h = 0;
+    if (!len) {
+        snprintf(err, errlen, "an empty item (a comma at the start or the end, or two in a row): " FIX);
+        return false;
+    }
+    bool ok = parse_side(&p, end, &w);
+    h = w;
+    if (ok && p < end && (*p == 'x' || *p == 'X')) {
+        if (++p == end) {
+            snprintf(err, errlen, "'%.*s' lacks the height after the x: " FIX, shown, item);
+            return false;
+        }
+        ok = parse_side(&p, end, &h);
+    }
+    if (!ok || p != end) {
+        snprintf(err, errlen, "'%.*s' is not a size: " FIX, shown, item);
+        return false;
+    }
+    if (w < 1 || h < 1 || w > CG_FILTER_DIM_MAX || h > CG_FILTER_DIM_MAX) {
+        snprintf(err, errlen, "'%.*s' has a side outside 1 to %d: " FIX, shown, item, CG_FILTER_DIM_MAX);
+        return false;
+    }
+    *f = (cg_filter_size){(int)w, (int)h};
+    return true;
+}
+
+size_t cg_filters_parse(const char *s, cg_filter_size *out, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (const char *p = s ? s : "";; n++) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (n == CG_FILTERS_MAX) {
+            snprintf(err, errlen, "more than %d sizes: split the sweep over several runs", CG_FILTERS_MAX);
+            return 0;
+        }
+        if (!parse_item(p, len, &out[n], err, errlen)) return 0;
+        for (size_t k = 0; k < n; k++)
+            if (out[k].w == out[n].w && out[k].h == out[n].h) {
+                snprintf(err, errlen, "'%.*s' repeats %dx%d: list each size once",
+                         len > ITEM_SHOWN ? ITEM_SHOWN : (int)len, p, out[n].w, out[n].h);
+                return 0;
+            }
+        if (!comma) return n + 1;
+        p = comma + 1;
+    }
+}
+
+void cg_filter_label(const cg_filter_size *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%dx%d", f->w, f->h);
+}
