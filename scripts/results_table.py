@@ -32,7 +32,8 @@ def matrix(run, only):
             if not r or r["status"] != "ok":
                 cells.append(r["status"] if r else "-")
                 continue
-            c = f"{r['gflops']:.0f} ({r['roofline_pct']:.0f}%, x{r['speedup']:.2f})"
+            g_fmt = "{:.1f}" if r["gflops"] < 100 else "{:.0f}"
+            c = f"{g_fmt.format(r['gflops'])} ({r['roofline_pct']:.0f}%, x{r['speedup']:.2f})"
             cells.append(f"**{c}**" if best.get(v) == g else c)
         print(f"| {g} | " + " | ".join(cells) + " |")
 
