@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up (scripts/setup.sh), then unit, CLI and device tests on the default OpenCL device
-# (PoCL where there is no GPU), once in a normal build and once under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The whole test suite: set-up (scripts/setup.sh), the format check (scripts/check-format.sh), then unit, CLI
+# and device tests on the default OpenCL device (PoCL where there is no GPU), once in a normal build and once
+# under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -18,6 +19,16 @@ if ! command -v chromium >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
+# Test-only packages: clang-format-15 for the format check (small: PoCL already brings its LLVM 15).
+if ! command -v clang-format-15 >/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test.sh: clang-format-15 is missing; run as root or: sudo apt-get install clang-format-15" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-format-15 >/dev/null
+fi
+scripts/check-format.sh
 export CLGAUGE_REQUIRE_BROWSER=1
 (cd build && ctest --output-on-failure -j"$jobs")
 

@@ -44,11 +44,11 @@ typedef struct cg_run_opts {
     cg_size size; /* dims 0: the workload picks a default for the device */
     uint64_t seed;
     int runs, warmup;
-    const char *input;   /* --input FILE.png or NULL */
-    const char *output;  /* --output FILE.png or NULL */
-    double sigma;        /* --sigma (blur), 0 when not given: the workload's default */
-    bool estimate;       /* --estimate: print the workloads' speed estimates */
-    const char *pattern; /* --pattern (histogram) or NULL: the workload's default */
+    const char *input;      /* --input FILE.png or NULL */
+    const char *output;     /* --output FILE.png or NULL */
+    double sigma;           /* --sigma (blur), 0 when not given: the workload's default */
+    bool estimate;          /* --estimate: print the workloads' speed estimates */
+    const char *pattern;    /* --pattern (histogram) or NULL: the workload's default */
     int filter_w, filter_h; /* one --filter size (convolution), 0 when not given: the workload's default */
     const char *variant;    /* the run's parameter label copied into every row ("32x32"), or NULL */
 } cg_run_opts;

@@ -9,6 +9,7 @@ extern const cg_workload cg_workload_blur;
 extern const cg_workload cg_workload_histogram;
 extern const cg_workload cg_workload_convolution;
 
+/* clang-format off */
 const cg_workload *const cg_workloads[] = {
     &cg_workload_reduction,
     &cg_workload_filter3x3,
@@ -17,6 +18,7 @@ const cg_workload *const cg_workloads[] = {
     &cg_workload_histogram,
     &cg_workload_convolution,
 };
+/* clang-format on */
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
 
 const cg_workload *cg_registry_find(const char *name)
