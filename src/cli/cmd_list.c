@@ -4,13 +4,16 @@
 #include "core/device.h"
 #include "workloads/registry.h"
 
+/* " [needs images, image-r8]", or "" when the rung needs nothing. */
 static void needs_text(unsigned needs, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = 0;
     for (unsigned b = 1; b && b <= needs; b <<= 1)
         if ((needs & b) && used < len)
-            used += (size_t)snprintf(buf + used, len - used, " [needs %s]", cg_feature_name(b));
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : " [needs ",
+                                     cg_feature_name(b));
+    if (used && used < len) snprintf(buf + used, len - used, "]");
 }
 
 cg_status cg_cmd_list(const cg_opts *o, FILE *out)

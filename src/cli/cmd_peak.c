@@ -56,7 +56,7 @@ static cg_status check_opts(const cg_opts *o, bool *sel, unsigned *mask)
     cg_status st = cg_peak_select(o->only, o->quick, sel);
     if (st != CG_OK) return st;
     if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
-        CG_ERROR("unknown feature '%s' in --mask-features; features: images, fp64, fp16, nvidia-ptx", err);
+        CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
     }
     st = cg_cli_check_writable("--json", o->json);

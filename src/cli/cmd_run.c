@@ -106,7 +106,7 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
         return CG_E_USAGE;
     }
     if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
-        CG_ERROR("unknown feature '%s' in --mask-features; features: images, fp64, fp16, nvidia-ptx", err);
+        CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
     }
     bool pictures = false;

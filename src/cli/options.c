@@ -62,7 +62,7 @@ static const opt_row rows[] = {
     {"kernel-dir", A_STR, O(kernel_dir), C_RUN, "DIR",
      "load the .cl files from DIR instead of the built-in copies"},
     {"mask-features", A_STR, O(mask), C_RUN | C_PEAK, "LIST",
-     "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx"},
+     "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx,image-r8,image-rf"},
     {"only", A_STR, O(only), C_PEAK, "LIST",
      "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)"},
     {"quick", A_FLAG, O(quick), C_PEAK, NULL,

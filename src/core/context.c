@@ -19,19 +19,42 @@ static void pick_cache_dir(char *buf, size_t len, const char *given)
         snprintf(buf, len, "%s/.cache/clgauge", home);
 }
 
+/* The CG_FEAT_IMAGE_* bits of the read-only 2D formats the context supports (none without image support). */
+static unsigned image_formats(cl_context context, unsigned features)
+{
+    static const struct {
+        cl_image_format f;
+        unsigned bit;
+    } wanted[] = {{{CL_R, CL_UNSIGNED_INT8}, CG_FEAT_IMAGE_R8}, {{CL_R, CL_FLOAT}, CG_FEAT_IMAGE_RF}};
+    cl_image_format list[512];
+    cl_uint n = 0;
+    unsigned bits = 0;
+    if (!(features & CG_FEAT_IMAGES) ||
+        clGetSupportedImageFormats(context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 512, list, &n) !=
+            CL_SUCCESS)
+        return 0;
+    for (cl_uint i = 0; i < n && i < 512; i++)
+        for (size_t k = 0; k < sizeof wanted / sizeof wanted[0]; k++)
+            if (list[i].image_channel_order == wanted[k].f.image_channel_order &&
+                list[i].image_channel_data_type == wanted[k].f.image_channel_data_type)
+                bits |= wanted[k].bit;
+    return bits;
+}
+
 cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const char *kernel_dir, bool no_cache,
                       const char *cache_dir)
 {
     cg_status st = CG_OK;
     memset(c, 0, sizeof *c);
     c->dev = dev;
-    c->features = dev->features & ~masked;
     c->kernel_dir = kernel_dir;
     c->no_cache = no_cache;
     pick_cache_dir(c->cache_dir, sizeof c->cache_dir, cache_dir);
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
     CG_TRY_OBJ(c->context, clCreateContext(props, 1, &dev->id, NULL, NULL, CG_ERRP));
     CG_TRY_OBJ(c->queue, clCreateCommandQueue(c->context, dev->id, CL_QUEUE_PROFILING_ENABLE, CG_ERRP));
+    c->offered = dev->features | image_formats(c->context, dev->features);
+    c->features = c->offered & ~masked;
 out:
     if (st != CG_OK) cg_ctx_fini(c);
     return st;

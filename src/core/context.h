@@ -9,7 +9,8 @@ typedef struct cg_ctx {
     const cg_device *dev;
     cl_context context;
     cl_command_queue queue; /* in-order, CL_QUEUE_PROFILING_ENABLE */
-    unsigned features;      /* dev->features minus what the user masked (--mask-features) */
+    unsigned offered;       /* dev->features plus the image formats the context supports (CG_FEAT_IMAGE_*) */
+    unsigned features;      /* offered minus what the user masked (--mask-features) */
     const char *kernel_dir; /* NULL: the .cl sources embedded at build time */
     bool no_cache;          /* true: never read or write the program cache */
     char cache_dir[1024];   /* "" when no cache directory could be found */

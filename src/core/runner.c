@@ -34,7 +34,7 @@ static bool unsupported(const cg_ctx *ctx, const cg_rung *r, cg_result *row)
     char miss[128];
     if (missing_features(ctx, r, miss, sizeof miss)) {
         snprintf(row->reason, sizeof row->reason, "device lacks %s%s", miss,
-                 (r->needs & ~ctx->dev->features) ? "" : " (masked by --mask-features)");
+                 (r->needs & ~ctx->offered) ? "" : " (masked by --mask-features)");
         return true;
     }
     if (r->local_bytes > ctx->dev->local_mem) {

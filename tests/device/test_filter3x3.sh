@@ -77,6 +77,32 @@ else
     fail "no JSON report at $json"
 fi
 
+# 2b. One image format masked (a device with images but without that optional CL_R format): only the rung
+#     reading it is unsupported, naming the format, and the run exits 0.
+for fmt in image-r8:u8-img image-rf:f32-img; do
+    feat=${fmt%%:*} rung=${fmt##*:}
+    "$BIN" run filter3x3 --size 64x48 --runs 1 --warmup 0 --mask-features "$feat" --json "$TESTTMP/f3_fmt.json" \
+        >"$TESTTMP/f3_fmt.out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$TESTTMP/f3_fmt.out"; fail "--mask-features $feat exited $rc, want 0"; }
+    python3 - "$TESTTMP/f3_fmt.json" "$rung" "$feat" <<'EOF' || fail "--mask-features $feat: JSON checks (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+rung, feat = sys.argv[2], sys.argv[3]
+bad = []
+for n, r in rows.items():
+    if n == rung and (r["status"] != "unsupported" or "device lacks %s" % feat not in r.get("reason", "")):
+        bad.append("%s: %s (%s), want unsupported naming %s" % (n, r["status"], r.get("reason", ""), feat))
+    if n != rung and r["status"] != "ok":
+        bad.append("%s: %s (%s), want ok" % (n, r["status"], r.get("reason", "")))
+if rung not in rows:
+    bad.append("rung %s missing" % rung)
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+done
+
 # 3. Wrong kernels must be caught (exit 3, FAILED): u8-buf-shift skips pixel (5,3), so only the poison is
 #    there; u8-vec rounds with +7; f32-vec scales by 0.06251.
 wrong=$TESTTMP/f3_wrong

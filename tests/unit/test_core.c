@@ -431,6 +431,9 @@ static void test_features(void **state)
     assert_string_equal(bad, "fp64x");
     assert_string_equal(cg_feature_name(CG_FEAT_FP64), "fp64");
     assert_string_equal(cg_feature_name(CG_FEAT_NV_PTX), "nvidia-ptx");
+    assert_true(cg_feature_parse("image-r8,image-rf", &bits, bad, sizeof bad));
+    assert_int_equal(bits, CG_FEAT_IMAGE_R8 | CG_FEAT_IMAGE_RF);
+    assert_string_equal(cg_feature_name(CG_FEAT_IMAGE_RF), "image-rf");
     assert_null(cg_feature_name(CG_FEAT_IMAGES | CG_FEAT_FP64));
 }
 

@@ -38,7 +38,7 @@ static const cg_rung rungs[] = {
     {"u8-buf-shift", "(sum + 8) >> 4 instead of / 16: no sign fix-up the compiler must add for signed /",
      "f3_u8_buf_shift", NULL, 0, 0, {IN_U8_BUF, 1, 32, 8}},
     {"u8-img", "R8 image + clamp-to-edge sampler: the texture unit handles borders, no min/max",
-     "f3_u8_img", NULL, CG_FEAT_IMAGES, 0, {IN_U8_IMG, 1, 32, 8}},
+     "f3_u8_img", NULL, CG_FEAT_IMAGES | CG_FEAT_IMAGE_R8, 0, {IN_U8_IMG, 1, 32, 8}},
     {"u8-local", "32x8 tile + halo in local memory: each input byte read from global once per group",
      "f3_u8_local", NULL, 0, TILE_BYTES(32, 8, 1), {IN_U8_BUF, 1, 32, 8}},
     {"u8-vec", "8 px per work-item, 16x16 groups: 8-byte loads/stores, column sums shared, no clamps inside",
@@ -48,7 +48,7 @@ static const cg_rung rungs[] = {
     {"f32-buf-native", "sum * 0.0625f instead of / 16.0f: a multiply, never a division",
      "f3_f32_buf_native", NULL, 0, 0, {IN_F32_BUF, 1, 32, 8}},
     {"f32-img", "R float image + clamp-to-edge sampler: borders in the texture unit, reads cached",
-     "f3_f32_img", NULL, CG_FEAT_IMAGES, 0, {IN_F32_IMG, 1, 32, 8}},
+     "f3_f32_img", NULL, CG_FEAT_IMAGES | CG_FEAT_IMAGE_RF, 0, {IN_F32_IMG, 1, 32, 8}},
     {"f32-local", "32x8 tile + halo in local memory: each input float read from global once per group",
      "f3_f32_local", NULL, 0, TILE_BYTES(32, 8, 4), {IN_F32_BUF, 1, 32, 8}},
     {"f32-vec", "4 px per work-item: float4 loads/stores, column sums shared, no clamps inside",
@@ -196,22 +196,7 @@ static cg_status make_host_data(const cg_run_opts *o, f3_state *s)
     return CG_OK;
 }
 
-static bool image_format_ok(cg_ctx *ctx, cl_image_format f)
-{
-    cl_uint n = 0;
-    cl_image_format list[256];
-    if (clGetSupportedImageFormats(ctx->context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 256, list, &n) !=
-        CL_SUCCESS)
-        return false;
-    for (cl_uint i = 0; i < n && i < 256; i++)
-        if (list[i].image_channel_order == f.image_channel_order &&
-            list[i].image_channel_data_type == f.image_channel_data_type)
-            return true;
-    return false;
-}
-
-/* A read-only 2D image of w x h single-channel pixels from host data, or NULL (with a warning) when the
- * device lacks the format: the rungs reading it then fail with that reason. */
+/* A read-only 2D image of w x h single-channel pixels from host data. */
 static cg_status make_image(cg_ctx *ctx, const f3_state *s, cl_channel_type type, const void *data,
                             cl_mem *img)
 {
@@ -222,11 +207,6 @@ static cg_status make_image(cg_ctx *ctx, const f3_state *s, cl_channel_type type
     d.image_type = CL_MEM_OBJECT_IMAGE2D;
     d.image_width = s->w;
     d.image_height = s->h;
-    if (!image_format_ok(ctx, f)) {
-        CG_WARN("filter3x3: the device has no CL_R %s images: the rungs reading them will fail",
-                type == CL_FLOAT ? "CL_FLOAT" : "CL_UNSIGNED_INT8");
-        return CG_OK;
-    }
     CG_TRY_OBJ(*img, clCreateImage(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d,
                                    (void *)data, CG_ERRP));
 out:
@@ -242,10 +222,12 @@ static cg_status make_device_data(cg_ctx *ctx, f3_state *s)
     CG_TRY_OBJ(s->inf_buf, clCreateBuffer(ctx->context, in, nf, s->inf, CG_ERRP));
     CG_TRY_OBJ(s->out8_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, n, NULL, CG_ERRP));
     CG_TRY_OBJ(s->outf_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, nf, NULL, CG_ERRP));
-    if (ctx->features & CG_FEAT_IMAGES) {
+    /* Only the formats the rungs may use: a rung whose format is missing or masked is reported unsupported.
+     */
+    if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_R8))
         st = make_image(ctx, s, CL_UNSIGNED_INT8, s->in8, &s->in8_img);
-        if (st == CG_OK) st = make_image(ctx, s, CL_FLOAT, s->inf, &s->inf_img);
-    }
+    if (st == CG_OK && (ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
+        st = make_image(ctx, s, CL_FLOAT, s->inf, &s->inf_img);
 out:
     return st;
 }
