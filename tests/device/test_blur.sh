@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Device test of the blur ladder on the default device: every rung at an odd non-square size (333x517) against
-# its CPU reference (the recursive rungs also against the true Gaussian away from the borders), and at sigma 2
-# (a radius of 6: other build options); a kernel with a wrong tap weight and a recursive pass with a wrong
-# feedback coefficient caught with exit 3; --estimate prints the estimate table; the PNG round trip; and the
+# its CPU reference (the recursive rungs also against the true Gaussian, borders included), and at sigma 2
+# (a radius of 6: other build options); a kernel with a missing tap, recursive passes started from 0, and an
+# anti-causal pass started at the plain steady state caught with exit 3; --estimate prints the estimate table; the PNG round trip; and the
 # bad inputs: --sigma 0, -1, 1e9, --sigma abc, a size beyond the largest allocation, --estimate without blur.
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 set -u
@@ -71,6 +71,28 @@ for rung in sep rgV recursive-vt recursive-ht; do
         fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
     fi
 done
+
+# 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
+#     Triggs and Sdika's): off by up to 0.4 near the far borders, caught by the check (exit 3).
+wrong2=$TESTTMP/blur_wrong2
+mkdir -p "$wrong2"
+python3 - "$SRC/workloads/blur/blur.cl" "$wrong2/blur.cl" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+old = "    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;"
+if s.count(old) != 1:
+    sys.exit("cannot make the wrong kernel: %r not found once" % old)
+s = s.replace(old, "    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;\n    p1 = p2 = p3 = out[(n - 1) * stride];")
+open(sys.argv[2], "w").write(s)
+EOF
+[ $? -eq 0 ] || fail "could not write the steady-state-start kernel"
+"$BIN" run blur:rgH --kernel-dir "$wrong2" --no-cache --size 333x517 --runs 1 --warmup 0 \
+    >"$TESTTMP/blur_wrong2.out" 2>&1
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/blur_wrong2.out"; then
+    cat "$TESTTMP/blur_wrong2.out"
+    fail "steady-state anti-causal start: exit $rc (want 3) or no FAILED row"
+fi
 
 # 3. PNG in, PNG out of the same size, 8-bit grey.
 out=$TESTTMP/blur_out.png

@@ -163,9 +163,10 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 
 /* ---- the recursive Gaussian (Young-van Vliet): 4 MADs per pixel and pass, whatever sigma ---------------
  * One work-item filters one line of n samples `stride` apart: a causal pass into out, started at the steady
- * state of the first sample, then an anti-causal pass over out in place, started at the steady state of the
- * causal pass's last sample. */
-void yvv_line(__global const float *in, __global float *out, int n, int stride, float4 c)
+ * state of the first sample (exact for a picture extended by its edge pixel), then an anti-causal pass over
+ * out in place, started where the same extension past the last sample puts it (Triggs and Sdika): the
+ * steady state plus m (3x3, row-major) times the causal pass's last three deviations from it. */
+void yvv_line(__global const float *in, __global float *out, int n, int stride, float4 c, float16 m)
 {
     float p1 = in[0], p2 = p1, p3 = p1;
     for (int i = 0; i < n; i++) {
@@ -175,7 +176,13 @@ void yvv_line(__global const float *in, __global float *out, int n, int stride, 
         p2 = p1;
         p1 = v;
     }
-    p1 = p2 = p3 = out[(n - 1) * stride];
+    float e = in[(n - 1) * stride];
+    float d0 = out[(n - 1) * stride] - e;
+    float d1 = (n > 1 ? out[(n - 2) * stride] : in[0]) - e;
+    float d2 = (n > 2 ? out[(n - 3) * stride] : in[0]) - e;
+    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;
+    p2 = e + m.s3 * d0 + m.s4 * d1 + m.s5 * d2;
+    p3 = e + m.s6 * d0 + m.s7 * d1 + m.s8 * d2;
     for (int i = n - 1; i >= 0; i--) {
         float v = c.x * out[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
         out[i * stride] = v;
@@ -186,17 +193,17 @@ void yvv_line(__global const float *in, __global float *out, int n, int stride, 
 }
 
 /* rgH: one work-item per row; neighbouring work-items are a row apart, so no load is coalesced on a GPU. */
-__kernel void blur_rg_rows(__global const float *in, __global float *out, int w, int h, float4 c)
+__kernel void blur_rg_rows(__global const float *in, __global float *out, int w, int h, float4 c, float16 m)
 {
     int y = get_global_id(0);
-    if (y < h) yvv_line(in + y * w, out + y * w, w, 1, c);
+    if (y < h) yvv_line(in + y * w, out + y * w, w, 1, c, m);
 }
 
 /* rgV: one work-item per column; neighbouring work-items read neighbouring floats: coalesced. */
-__kernel void blur_rg_cols(__global const float *in, __global float *out, int w, int h, float4 c)
+__kernel void blur_rg_cols(__global const float *in, __global float *out, int w, int h, float4 c, float16 m)
 {
     int x = get_global_id(0);
-    if (x < w) yvv_line(in + x, out + x, h, w, c);
+    if (x < w) yvv_line(in + x, out + x, h, w, c, m);
 }
 
 /* The transpose of the recursive-vt rung (out, w rows of h, = in, h rows of w, transposed): a 32x32 tile,

@@ -16,7 +16,7 @@
 #define BLUR_TOL_EXACT     1e-5
 #define BLUR_TOL_RECURSIVE 1e-4
 #define BLUR_TOL_TRUTH     0.08
-#define BLUR_TRUTH_MARGIN  3 /* the truth check skips pixels nearer a border than 3 radii */
+#define BLUR_INTERIOR      3 /* the setup log also gives the error beyond 3 radii of the borders */
 
 /* Local bytes of the tiled kernels for a WX x WY group (PY rows each) at radius r; the rung table gives them
  * for r = 15 (sigma 5) and prepare re-checks them for the radius of --sigma. */
@@ -35,6 +35,7 @@ typedef struct blur_state {
     int r;         /* radius: 2r+1 taps */
     float *g, *g2; /* 1D weights (2r+1), 2D weights (2r+1)^2 = g[j] * g[i] */
     float c[4];    /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
+    float m[9];    /* the anti-causal pass's start at the far border (blur_yvv_boundary) */
     uint8_t *in8;  /* the picture as bytes (PNG or seeded) */
     float *in, *got;
     float *ref[REF_COUNT];

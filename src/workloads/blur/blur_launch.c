@@ -88,14 +88,19 @@ static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const
     cg_status st = CG_OK;
     cl_int w = (cl_int)(p->swap ? s->h : s->w), h = (cl_int)(p->swap ? s->w : s->h);
     cl_float4 c = {{s->c[0], s->c[1], s->c[2], s->c[3]}};
+    cl_float16 m = {{0}};
+    for (int i = 0; i < 9; i++)
+        m.s[i] = s->m[i];
     CG_TRY(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[p->src]));
     CG_TRY(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[p->dst]));
     CG_TRY(clSetKernelArg(k, 2, sizeof w, &w));
     CG_TRY(clSetKernelArg(k, 3, sizeof h, &h));
     if (p->extra == X_G || p->extra == X_G2)
         CG_TRY(clSetKernelArg(k, 4, sizeof(cl_mem), p->extra == X_G ? &s->g_buf : &s->g2_buf));
-    else if (p->extra == X_C)
+    else if (p->extra == X_C) {
         CG_TRY(clSetKernelArg(k, 4, sizeof c, &c));
+        CG_TRY(clSetKernelArg(k, 5, sizeof m, &m));
+    }
 out:
     return st;
 }

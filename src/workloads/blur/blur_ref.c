@@ -71,7 +71,32 @@ void blur_ref_conv(const double *in, double *out, size_t w, size_t h, const floa
     }
 }
 
-static void yvv_line(const double *in, double *out, size_t n, size_t stride, const float c[4])
+#define BOUNDARY_SAMPLES 20000
+
+void blur_yvv_boundary(const float c[4], float m[9])
+{
+    static double du[BOUNDARY_SAMPLES + 3], dv[BOUNDARY_SAMPLES + 3];
+    double b = c[0], a1 = c[1], a2 = c[2], a3 = c[3];
+    for (int k = 0; k < 3; k++) {
+        /* du[2 - j] is the causal deviation at n - 1 - j: a unit one at n - 1 - k; du[3 + i] at n + i */
+        du[0] = du[1] = du[2] = 0.0;
+        du[2 - k] = 1.0;
+        for (int i = 3; i < BOUNDARY_SAMPLES + 3; i++)
+            du[i] = a1 * du[i - 1] + a2 * du[i - 2] + a3 * du[i - 3];
+        /* dv[i] at n + i - 3, zero past the far end; walked back to n */
+        for (int i = BOUNDARY_SAMPLES + 2; i >= 3; i--) {
+            double p1 = i + 1 < BOUNDARY_SAMPLES + 3 ? dv[i + 1] : 0.0;
+            double p2 = i + 2 < BOUNDARY_SAMPLES + 3 ? dv[i + 2] : 0.0;
+            double p3 = i + 3 < BOUNDARY_SAMPLES + 3 ? dv[i + 3] : 0.0;
+            dv[i] = b * du[i] + a1 * p1 + a2 * p2 + a3 * p3;
+        }
+        for (int j = 0; j < 3; j++)
+            m[3 * j + k] = (float)dv[3 + j];
+    }
+}
+
+static void yvv_line(const double *in, double *out, size_t n, size_t stride, const float c[4],
+                     const float m[9])
 {
     double b = c[0], a1 = c[1], a2 = c[2], a3 = c[3];
     double p1 = in[0], p2 = p1, p3 = p1;
@@ -82,7 +107,12 @@ static void yvv_line(const double *in, double *out, size_t n, size_t stride, con
         p2 = p1;
         p1 = v;
     }
-    p1 = p2 = p3 = out[(n - 1) * stride];
+    double e = in[(n - 1) * stride], d[3];
+    for (size_t k = 0; k < 3; k++)
+        d[k] = (k < n ? out[(n - 1 - k) * stride] : in[0]) - e;
+    p1 = e + m[0] * d[0] + m[1] * d[1] + m[2] * d[2];
+    p2 = e + m[3] * d[0] + m[4] * d[1] + m[5] * d[2];
+    p3 = e + m[6] * d[0] + m[7] * d[1] + m[8] * d[2];
     for (size_t i = n; i-- > 0;) {
         double v = b * out[i * stride] + a1 * p1 + a2 * p2 + a3 * p3;
         out[i * stride] = v;
@@ -92,15 +122,16 @@ static void yvv_line(const double *in, double *out, size_t n, size_t stride, con
     }
 }
 
-void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], int dir)
+void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], const float m[9],
+                  int dir)
 {
     if (dir == 0) {
         for (size_t y = 0; y < h; y++)
-            yvv_line(in + y * w, out + y * w, w, 1, c);
+            yvv_line(in + y * w, out + y * w, w, 1, c, m);
         return;
     }
     for (size_t x = 0; x < w; x++)
-        yvv_line(in + x, out + x, h, w, c);
+        yvv_line(in + x, out + x, h, w, c, m);
 }
 
 static void to_float(const double *d, float *f, size_t n)
@@ -139,16 +170,16 @@ cg_status blur_make_refs(blur_state *s)
     to_float(b, s->ref[REF_GAUSS], n);
     blur_ref_conv(in, b, s->w, s->h, s->g, s->r, 1);
     to_float(b, s->ref[REF_GAUSS_V], n);
-    blur_ref_yvv(in, a, s->w, s->h, s->c, 0);
+    blur_ref_yvv(in, a, s->w, s->h, s->c, s->m, 0);
     to_float(a, s->ref[REF_RG_H], n);
-    blur_ref_yvv(a, b, s->w, s->h, s->c, 1);
+    blur_ref_yvv(a, b, s->w, s->h, s->c, s->m, 1);
     to_float(b, s->ref[REF_RG], n);
-    blur_ref_yvv(in, b, s->w, s->h, s->c, 1);
+    blur_ref_yvv(in, b, s->w, s->h, s->c, s->m, 1);
     to_float(b, s->ref[REF_RG_V], n);
     free(in);
     free(a);
     free(b);
-    size_t m = (size_t)(BLUR_TRUTH_MARGIN * s->r);
+    size_t m = (size_t)(BLUR_INTERIOR * s->r);
     CG_INFO(
         "blur: recursive vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
         "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",

@@ -11,12 +11,20 @@ void blur_weights(double sigma, int r, float *g);
 /* Young and van Vliet (1995) coefficients for sigma >= 0.5: c[0] = B, c[1..3] = b1/b0, b2/b0, b3/b0, with
  * B + c1 + c2 + c3 = 1 (a constant input stays constant). */
 void blur_yvv_coeffs(double sigma, float c[4]);
+/* The start of the anti-causal pass for a line extended past its last sample x by x itself (Triggs and
+ * Sdika, 2006): with u the causal pass and d = (u[n-1] - x, u[n-2] - x, u[n-3] - x), the anti-causal values
+ * just past the end are v[n + j] = x + sum over k of m[3 j + k] d[k]. m follows from c by linearity: each
+ * column is what a unit deviation of the causal state becomes after the causal pass runs on over the
+ * (constant) extension and the anti-causal pass runs back over it, computed in double over 20000 samples
+ * (far past where the filter's response has decayed, for every sigma it accepts). */
+void blur_yvv_boundary(const float c[4], float m[9]);
 
 /* One pass of the sampled Gaussian along rows (dir 0) or columns (dir 1): out = in convolved with the 2r+1
  * weights g, taps clamped to the picture. in and out are w x h, distinct. */
 void blur_ref_conv(const double *in, double *out, size_t w, size_t h, const float *g, int r, int dir);
 /* The recursive Gaussian along rows (dir 0) or columns (dir 1): a causal pass started at the steady state of
- * the first sample, then an anti-causal pass started at the steady state of the causal pass's last sample. */
-void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], int dir);
+ * the first sample, then an anti-causal pass started by m (blur_yvv_boundary) at the last. */
+void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], const float m[9],
+                  int dir);
 
 #endif
