@@ -1,4 +1,4 @@
-/* Helpers every ladder shares: rung lookup, work-group sizing, output poisoning. */
+/* Helpers every ladder shares: rung lookup, work-group sizing, output poisoning, timed kernel launches. */
 #include "core/workload.h"
 #include <string.h>
 #include "core/clerr.h"
@@ -18,6 +18,17 @@ size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg)
     while (wg * 2 <= lim)
         wg *= 2;
     return wg;
+}
+
+cg_status cg_enqueue_kernel(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *global,
+                            const size_t *local)
+{
+    cg_status st = CG_OK;
+    cl_event *e = cg_events_next(ev);
+    CG_FAIL_IF(!e, CG_E_RUNTIME, "out of host memory for an event");
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, e));
+out:
+    return st;
 }
 
 cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t pattern_size, size_t bytes)

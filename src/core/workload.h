@@ -109,6 +109,12 @@ size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg);
  * that an output element a rung fails to write cannot pass the check. CG_E_RUNTIME when the fill fails. */
 cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t pattern_size, size_t bytes);
 
+/* Enqueues kernel k over a dims-dimensional range (local NULL: the runtime picks the work-group) and records
+ * its event in ev, for the runner's timing. CG_E_RUNTIME when the event list cannot grow or the enqueue
+ * fails; never blocks. */
+cg_status cg_enqueue_kernel(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *global,
+                            const size_t *local);
+
 /* Looks a rung up by name; NULL when the workload has none such. */
 const cg_rung *cg_workload_rung(const cg_workload *w, const char *name);
 

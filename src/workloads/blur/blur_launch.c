@@ -156,12 +156,7 @@ cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cg_status st = CG_OK;
     (void)state;
     blur_rung *q = rs;
-    for (size_t i = 0; i < q->n; i++) {
-        launch *l = &q->l[i];
-        cl_event *e = cg_events_next(ev);
-        CG_FAIL_IF(!e, CG_E_RUNTIME, "blur: out of host memory for an event");
-        CG_TRY(clEnqueueNDRangeKernel(ctx->queue, l->k, l->dims, NULL, l->global, l->local, 0, NULL, e));
-    }
-out:
+    for (size_t i = 0; i < q->n && st == CG_OK; i++)
+        st = cg_enqueue_kernel(ctx, ev, q->l[i].k, q->l[i].dims, q->l[i].global, q->l[i].local);
     return st;
 }

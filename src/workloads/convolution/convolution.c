@@ -338,14 +338,9 @@ static cg_status conv_poison(cg_ctx *ctx, void *state, void *rs)
 
 static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
-    cg_status st = CG_OK;
     (void)state;
     conv_rung *q = rs;
-    cl_event *e = cg_events_next(ev);
-    CG_FAIL_IF(!e, CG_E_RUNTIME, "convolution: out of host memory for an event");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, q->k, 2, NULL, q->global, q->local, 0, NULL, e));
-out:
-    return st;
+    return cg_enqueue_kernel(ctx, ev, q->k, 2, q->global, q->local);
 }
 
 /* Float sums in another order than the reference's: outputs lie in [0, 1) and each of the taps' rounding

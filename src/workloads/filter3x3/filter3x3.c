@@ -355,12 +355,7 @@ static cg_status f3_enqueue(cg_ctx *ctx, void *state, void *rsp, cg_events *ev)
 {
     (void)state;
     f3_rung_state *rs = rsp;
-    cg_status st = CG_OK;
-    cl_event *e = cg_events_next(ev);
-    CG_FAIL_IF(!e, CG_E_RUNTIME, "filter3x3: out of host memory for an event");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, rs->k, 2, NULL, rs->global, rs->local, 0, NULL, e));
-out:
-    return st;
+    return cg_enqueue_kernel(ctx, ev, rs->k, 2, rs->global, rs->local);
 }
 
 static uint8_t to_grey(float v)

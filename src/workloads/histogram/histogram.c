@@ -284,9 +284,7 @@ static cg_status hist_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "histogram: out of host memory for events");
     CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &zero, sizeof zero, 0, sizeof s->ref, 0, NULL, e));
-    e = cg_events_next(ev);
-    CG_FAIL_IF(!e, CG_E_RUNTIME, "histogram: out of host memory for events");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, q->k, 1, NULL, &global, &q->wg, 0, NULL, e));
+    st = cg_enqueue_kernel(ctx, ev, q->k, 1, &global, &q->wg);
 out:
     return st;
 }

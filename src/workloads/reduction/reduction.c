@@ -290,13 +290,8 @@ static cg_status red_poison(cg_ctx *ctx, void *state, void *rs)
 
 static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)
 {
-    cg_status st = CG_OK;
     size_t global = groups * wg;
-    cl_event *e = cg_events_next(ev);
-    CG_FAIL_IF(!e, CG_E_RUNTIME, "reduction: out of host memory for events");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &wg, 0, NULL, e));
-out:
-    return st;
+    return cg_enqueue_kernel(ctx, ev, k, 1, &global, &wg);
 }
 
 /* Multi-pass rungs: one launch per pass, each writing one partial per group, until one group is left; that

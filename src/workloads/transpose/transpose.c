@@ -260,14 +260,9 @@ static cg_status tr_poison(cg_ctx *ctx, void *state, void *rs)
 
 static cg_status tr_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
-    cg_status st = CG_OK;
     (void)state;
     tr_rung *q = rs;
-    cl_event *e = cg_events_next(ev);
-    CG_FAIL_IF(!e, CG_E_RUNTIME, "transpose: out of host memory for an event");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, q->k, 2, NULL, q->global, q->local, 0, NULL, e));
-out:
-    return st;
+    return cg_enqueue_kernel(ctx, ev, q->k, 2, q->global, q->local);
 }
 
 /* Exact: a transpose moves bits. A bitwise-equal output passes at once (memcmp); otherwise the element check
