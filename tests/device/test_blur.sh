@@ -5,17 +5,7 @@
 # anti-causal pass started at the plain steady state caught with exit 3; --estimate prints the estimate table; the PNG round trip; and the
 # bad inputs: --sigma 0, -1, 1e9, --sigma abc, a size beyond the largest allocation, --estimate without blur.
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
-set -u
-BIN=${1:?usage: test_blur.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-: "${TESTDATA:?set TESTDATA to tests/data}"
-mkdir -p "$TESTTMP"
-SRC=$(cd "$TESTDATA/../../src" && pwd)
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
@@ -63,13 +53,8 @@ open(sys.argv[2], "w").write(s)
 EOF
 [ $? -eq 0 ] || fail "could not write the wrong kernels"
 for rung in sep rgV recursive-vt recursive-ht; do
-    "$BIN" run "blur:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0 \
-        >"$TESTTMP/blur_wrong.out" 2>&1
-    rc=$?
-    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/blur_wrong.out"; then
-        cat "$TESTTMP/blur_wrong.out"
-        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
-    fi
+    expect_wrong "wrong $rung kernel" -- \
+        "$BIN" run "blur:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
@@ -86,13 +71,8 @@ s = s.replace(old, "    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;\n    p1 = p2
 open(sys.argv[2], "w").write(s)
 EOF
 [ $? -eq 0 ] || fail "could not write the steady-state-start kernel"
-"$BIN" run blur:rgH --kernel-dir "$wrong2" --no-cache --size 333x517 --runs 1 --warmup 0 \
-    >"$TESTTMP/blur_wrong2.out" 2>&1
-rc=$?
-if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/blur_wrong2.out"; then
-    cat "$TESTTMP/blur_wrong2.out"
-    fail "steady-state anti-causal start: exit $rc (want 3) or no FAILED row"
-fi
+expect_wrong "steady-state anti-causal start" -- \
+    "$BIN" run blur:rgH --kernel-dir "$wrong2" --no-cache --size 333x517 --runs 1 --warmup 0
 
 # 3. PNG in, PNG out of the same size, 8-bit grey.
 out=$TESTTMP/blur_out.png
@@ -116,37 +96,16 @@ if got[2:] != (8, 0):
 EOF
 
 # 4. Bad input: exit code and message.
-expect() { # expect RC PATTERN -- command...
-    local want=$1 pat=$2
-    shift 3
-    "$@" >"$TESTTMP/blur_err.out" 2>&1
-    local rc=$?
-    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/blur_err.out"; then
-        cat "$TESTTMP/blur_err.out"
-        fail "$* : exit $rc (want $want), message must match '$pat'"
-    fi
-}
 expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma 0
 expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma -1
 expect 1 "--sigma expects a positive number" -- "$BIN" run blur --sigma abc
 expect 1 "sigma 1e+09 is out of range: use 0.5 to 32" -- "$BIN" run blur --sigma 1e9
 expect 1 "sigma 0.25 is out of range" -- "$BIN" run blur --sigma 0.25
 expect 1 "2^31-1 pixels" -- "$BIN" run blur --size 70000x70000
-side=$(python3 - "$BIN" <<'EOF'
-import json, math, subprocess, sys
-d = json.loads(subprocess.run([sys.argv[1], "devices", "--json"], capture_output=True, text=True).stdout)
-print(math.isqrt(min(dev["max_alloc_bytes"] for dev in d) // 4) + 1)
-EOF
-)
-if [ -n "$side" ] && [ "$((side * side))" -lt 2147483648 ]; then
-    expect 1 "largest allocation" -- "$BIN" run blur --size "${side}x${side}"
-fi
+side=$(alloc_side) || fail "could not read max_alloc from clgauge devices --json"
+[ -z "$side" ] || expect 1 "largest allocation" -- "$BIN" run blur --size "${side}x${side}"
 expect 1 "--estimate applies to workloads with a speed estimate" -- "$BIN" run transpose --estimate
 expect 1 "drop --size" -- "$BIN" run blur --input "$TESTDATA/rgb_13x7.png" --size 64x64
 expect 5 "no_such_file.png" -- "$BIN" run blur --input "$TESTTMP/no_such_file.png"
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_blur: $fails failure(s)"
-    exit 1
-fi
-echo "test_blur: ok"
+finish

@@ -5,17 +5,7 @@
 # against the CPU reference; three deliberately wrong kernels (an unwritten output, a dropped tap in the
 # register-blocked kernel, a lost float4 lane) caught with exit 3; and the bad filters and sizes with exit 1.
 # Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
-set -u
-BIN=${1:?usage: test_convolution.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-: "${TESTDATA:?set TESTDATA to tests/data}"
-mkdir -p "$TESTTMP"
-SRC=$(cd "$TESTDATA/../../src" && pwd)
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # 1. Every rung ok for every filter of the sweep, rows labelled by filter, no mismatch.
 check_json() { # check_json FILE SIZE_DESC VARIANT...
@@ -71,26 +61,11 @@ open(sys.argv[2], "w").write(s)
 EOF
 [ $? -eq 0 ] || fail "could not write the wrong kernels"
 for rung in naive best vec4; do
-    "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache --size 67x45 --filter 7x5 --runs 1 \
-        --warmup 0 >"$TESTTMP/conv_wrong.out" 2>&1
-    rc=$?
-    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/conv_wrong.out"; then
-        cat "$TESTTMP/conv_wrong.out"
-        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
-    fi
+    expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache \
+        --size 67x45 --filter 7x5 --runs 1 --warmup 0
 done
 
 # 3. Filters and sizes that cannot run: exit 1, one line naming the limit.
-expect() { # expect RC PATTERN -- command...
-    local want=$1 pat=$2
-    shift 3
-    "$@" >"$TESTTMP/conv_err.out" 2>&1
-    local rc=$?
-    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/conv_err.out"; then
-        cat "$TESTTMP/conv_err.out"
-        fail "$* : exit $rc (want $want), message must match '$pat'"
-    fi
-}
 expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 33
 expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 3x40
 expect 1 "larger than the 16x16 image" -- "$BIN" run convolution --size 16 --filter 17
@@ -99,8 +74,4 @@ expect 1 "bad --filter '0'" -- "$BIN" run convolution --size 64 --filter 0
 expect 1 "2^31" -- "$BIN" run convolution --size 50000x50000
 expect 1 "--filter applies to the convolution workload only" -- "$BIN" run reduction --filter 3
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_convolution: $fails failure(s)"
-    exit 1
-fi
-echo "test_convolution: ok"
+finish

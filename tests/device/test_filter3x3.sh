@@ -5,17 +5,7 @@
 # rounds wrongly caught with exit 3; PNG input and output (same size out as in); and the input errors: a
 # missing file and a corrupt PNG exit 5 naming the file, --input with --size exits 1.
 # Usage: bash test_filter3x3.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
-set -u
-BIN=${1:?usage: test_filter3x3.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-: "${TESTDATA:?set TESTDATA to tests/data}"
-mkdir -p "$TESTTMP"
-SRC=$(cd "$TESTDATA/../../src" && pwd)
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # check_rows JSON WANT_IMAGES SIZE: every rung present; ok, or (image rungs) unsupported when WANT_IMAGES is
 # "masked"; every ok row has the size given.
@@ -123,13 +113,8 @@ open(sys.argv[2], "w").write(s)
 EOF
 [ $? -eq 0 ] || fail "could not write the wrong kernels"
 for rung in u8-buf-shift u8-vec f32-vec; do
-    "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --no-cache --size 256x130 --runs 2 --warmup 0 \
-        >"$TESTTMP/f3_wrong.out" 2>&1
-    rc=$?
-    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/f3_wrong.out"; then
-        cat "$TESTTMP/f3_wrong.out"
-        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
-    fi
+    expect_wrong "wrong $rung kernel" -- \
+        "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --no-cache --size 256x130 --runs 2 --warmup 0
 done
 
 # 4. PNG in, PNG out of the same size.
@@ -155,23 +140,9 @@ if got[2:] != (8, 0):
 EOF
 
 # 5. Input errors: exit code and a message naming the file.
-expect() { # expect RC PATTERN -- command...
-    local want=$1 pat=$2
-    shift 3
-    "$@" >"$TESTTMP/f3_err.out" 2>&1
-    local rc=$?
-    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/f3_err.out"; then
-        cat "$TESTTMP/f3_err.out"
-        fail "$* : exit $rc (want $want), message must match '$pat'"
-    fi
-}
 expect 5 "no_such_file.png" -- "$BIN" run filter3x3 --input "$TESTTMP/no_such_file.png"
 expect 5 "truncated.png" -- "$BIN" run filter3x3 --input "$TESTDATA/truncated.png"
 expect 5 "not_a_png.png: not a PNG" -- "$BIN" run filter3x3 --input "$TESTDATA/not_a_png.png"
 expect 1 "size" -- "$BIN" run filter3x3 --input "$TESTDATA/rgb_13x7.png" --size 64x64
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_filter3x3: $fails failure(s)"
-    exit 1
-fi
-echo "test_filter3x3: ok"
+finish

@@ -4,17 +4,9 @@
 # deliberately wrong kernel (made here from the real histogram.cl: each group adds 1 to every non-empty bin it
 # merges) must fail the check with exit code 3 and FAILED; --pattern bogus and --pattern without histogram
 # selected are usage errors (exit 1).
-# Usage: bash test_histogram.sh /path/to/clgauge   (env: TESTTMP scratch dir)
-set -u
-BIN=${1:?usage: test_histogram.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-SRC=$(cd "$(dirname "$0")/../.." && pwd)/src/workloads/histogram/histogram.cl
-mkdir -p "$TESTTMP"
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+# Usage: bash test_histogram.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
+CL=$SRC/workloads/histogram/histogram.cl
 
 # 1. Every rung, odd size, each pattern: ok everywhere.
 for pat in random allequal image; do
@@ -49,29 +41,15 @@ done
 
 # 2. A wrong merge (one extra count per bin per group) must be caught: exit code 3 and a FAILED row.
 mkdir -p "$TESTTMP/hist-wrong"
-sed 's/if (s) atomic_add(&out\[b\], s);/if (s) atomic_add(\&out[b], s + 1);/' "$SRC" >"$TESTTMP/hist-wrong/histogram.cl"
-if cmp -s "$SRC" "$TESTTMP/hist-wrong/histogram.cl"; then
+sed 's/if (s) atomic_add(&out\[b\], s);/if (s) atomic_add(\&out[b], s + 1);/' "$CL" >"$TESTTMP/hist-wrong/histogram.cl"
+if cmp -s "$CL" "$TESTTMP/hist-wrong/histogram.cl"; then
     fail "the substitution did not change histogram.cl (update this test)"
 fi
-"$BIN" run histogram:local --kernel-dir "$TESTTMP/hist-wrong" --size 4096 --runs 1 --warmup 0 --no-cache \
-    >"$TESTTMP/hist-wrong.out" 2>&1
-rc=$?
-[ "$rc" -eq 3 ] || fail "wrong kernel: exit $rc, want 3"
-grep -q FAILED "$TESTTMP/hist-wrong.out" || fail "wrong kernel: no FAILED in the output"
-[ "$rc" -eq 3 ] && grep -q FAILED "$TESTTMP/hist-wrong.out" || cat "$TESTTMP/hist-wrong.out"
+expect_wrong "wrong kernel" -- \
+    "$BIN" run histogram:local --kernel-dir "$TESTTMP/hist-wrong" --size 4096 --runs 1 --warmup 0 --no-cache
 
 # 3. Bad --pattern use: exit 1 with one line naming the valid patterns, or naming histogram.
-"$BIN" run histogram --pattern bogus --size 4096 >"$TESTTMP/hist-bogus.out" 2>&1
-rc=$?
-[ "$rc" -eq 1 ] || fail "--pattern bogus: exit $rc, want 1"
-grep -q "random|allequal|image" "$TESTTMP/hist-bogus.out" || { cat "$TESTTMP/hist-bogus.out"; fail "--pattern bogus: message does not list the patterns"; }
-"$BIN" run reduction --pattern random --size 4096 >"$TESTTMP/hist-nohist.out" 2>&1
-rc=$?
-[ "$rc" -eq 1 ] || fail "--pattern with reduction only: exit $rc, want 1"
-grep -q "histogram" "$TESTTMP/hist-nohist.out" || { cat "$TESTTMP/hist-nohist.out"; fail "--pattern without histogram: message does not name histogram"; }
+expect 1 "random|allequal|image" -- "$BIN" run histogram --pattern bogus --size 4096
+expect 1 "histogram" -- "$BIN" run reduction --pattern random --size 4096
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_histogram: $fails failure(s)"
-    exit 1
-fi
-echo "test_histogram: ok"
+finish

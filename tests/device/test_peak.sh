@@ -2,16 +2,8 @@
 # Device test of `clgauge peak` on the default device (PoCL in CI): every family runs and each of its figures is
 # positive and finite (or unsupported / zero-copy, with a reason), at a tiny --max-time; and `peak --quick`, with
 # no program cache, finishes in under 30 seconds and gives the roofline's three figures.
-# Usage: bash test_peak.sh /path/to/clgauge   (env: TESTTMP scratch dir)
-set -u
-BIN=${1:?usage: test_peak.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-mkdir -p "$TESTTMP"
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+# Usage: bash test_peak.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
 
 # 1. Every family, every test.
 json=$TESTTMP/peak.json
@@ -72,8 +64,4 @@ for t in read copy fp32; do
     grep -q "\"test\":	\"$t\"" "$TESTTMP/quick.json" || fail "peak --quick: no $t row"
 done
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_peak: $fails failure(s)"
-    exit 1
-fi
-echo "test_peak: ok"
+finish

@@ -3,16 +3,7 @@
 # size or of 4) on the default device against the CPU reference; nv-shfl must be `unsupported` off NVIDIA; and a
 # deliberately wrong kernel (tests/data/wrong/reduction.cl) must make the check fail with exit code 3 and FAILED.
 # Usage: bash test_reduction.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
-set -u
-BIN=${1:?usage: test_reduction.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-: "${TESTDATA:?set TESTDATA to tests/data}"
-mkdir -p "$TESTTMP"
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # 1. Every rung, odd size: ok everywhere, or unsupported where the device lacks what the rung needs.
 json=$TESTTMP/red.json
@@ -52,14 +43,7 @@ else
 fi
 
 # 2. The wrong kernel (adds 1.0f per group) must be caught: exit code 3 and a FAILED row.
-"$BIN" run reduction:naive --kernel-dir "$TESTDATA/wrong" --size 4096 --runs 1 --warmup 0 >"$TESTTMP/red_wrong.out" 2>&1
-rc=$?
-[ "$rc" -eq 3 ] || fail "wrong kernel: exit $rc, want 3"
-grep -q FAILED "$TESTTMP/red_wrong.out" || fail "wrong kernel: no FAILED in the output"
-[ "$rc" -eq 3 ] && grep -q FAILED "$TESTTMP/red_wrong.out" || cat "$TESTTMP/red_wrong.out"
+expect_wrong "wrong kernel" -- \
+    "$BIN" run reduction:naive --kernel-dir "$TESTDATA/wrong" --size 4096 --runs 1 --warmup 0
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_reduction: $fails failure(s)"
-    exit 1
-fi
-echo "test_reduction: ok"
+finish

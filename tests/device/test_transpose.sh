@@ -5,17 +5,7 @@
 # skipped element, a tile not transposed inside, a wrong lane at the ragged float4 edge) caught with exit 3;
 # and the size errors (beyond the int index range, beyond the largest allocation) with exit 1.
 # Usage: bash test_transpose.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
-set -u
-BIN=${1:?usage: test_transpose.sh /path/to/clgauge}
-: "${TESTTMP:?set TESTTMP to a scratch directory}"
-: "${TESTDATA:?set TESTDATA to tests/data}"
-mkdir -p "$TESTTMP"
-SRC=$(cd "$TESTDATA/../../src" && pwd)
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # 1. Every rung ok at each size, with the size in every row and no mismatch.
 for size in 333x517 1001x3 256x64; do
@@ -57,44 +47,13 @@ open(sys.argv[2], "w").write(s)
 EOF
 [ $? -eq 0 ] || fail "could not write the wrong kernels"
 for rung in naive pad16 vec4; do
-    "$BIN" run "transpose:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0 \
-        >"$TESTTMP/tr_wrong.out" 2>&1
-    rc=$?
-    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$TESTTMP/tr_wrong.out"; then
-        cat "$TESTTMP/tr_wrong.out"
-        fail "wrong $rung kernel: exit $rc (want 3) or no FAILED row"
-    fi
+    expect_wrong "wrong $rung kernel" -- \
+        "$BIN" run "transpose:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0
 done
 
 # 3. Sizes that cannot run: exit 1 with the limit named.
-expect() { # expect RC PATTERN -- command...
-    local want=$1 pat=$2
-    shift 3
-    "$@" >"$TESTTMP/tr_err.out" 2>&1
-    local rc=$?
-    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$TESTTMP/tr_err.out"; then
-        cat "$TESTTMP/tr_err.out"
-        fail "$* : exit $rc (want $want), message must match '$pat'"
-    fi
-}
 expect 1 "2^31-1 elements" -- "$BIN" run transpose --size 70000x70000
-max=$(python3 - "$BIN" <<'EOF'
-import json, subprocess, sys
-d = json.loads(subprocess.run([sys.argv[1], "devices", "--json"], capture_output=True, text=True).stdout)
-print(min(dev["max_alloc_bytes"] for dev in d))
-EOF
-)
-if [ -n "$max" ]; then
-    side=$(python3 -c "import math; print(int(math.isqrt($max // 4)) + 1)")
-    if [ "$((side * side))" -lt 2147483648 ]; then
-        expect 1 "largest allocation" -- "$BIN" run transpose --size "${side}x${side}"
-    fi
-else
-    fail "could not read max_alloc from clgauge devices --json"
-fi
+side=$(alloc_side) || fail "could not read max_alloc from clgauge devices --json"
+[ -z "$side" ] || expect 1 "largest allocation" -- "$BIN" run transpose --size "${side}x${side}"
 
-if [ "$fails" -ne 0 ]; then
-    echo "test_transpose: $fails failure(s)"
-    exit 1
-fi
-echo "test_transpose: ok"
+finish

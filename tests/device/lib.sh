@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Helpers for the device test scripts, sourced first thing by each one: . "$(dirname "$0")/lib.sh"
+#
+#   BIN                            the clgauge binary (the script's first argument)
+#   SRC                            the checkout's src/ (kernels to copy and break); TESTTMP, TESTDATA from ctest
+#   fail MSG...                    counts a failure and prints it
+#   expect RC PATTERN -- cmd...    cmd must exit RC and print a line matching PATTERN (grep, basic regex)
+#   expect_wrong WHAT -- cmd...    cmd must exit 3 with a FAILED row: a deliberately wrong kernel was caught
+#   alloc_side                     prints the side of the smallest square of floats above the device's largest
+#                                  allocation, or nothing when that side squared passes 2^31 (int indexing
+#                                  refuses it first); exits 1 when `devices --json` gives no max allocation
+#   finish                         prints the summary; exits 1 when anything failed
+#
+# Scratch files: $TESTTMP/<script name>_*.out.
+
+set -u
+test_name=$(basename "$0" .sh)
+BIN=${1:?usage: bash $0 /path/to/clgauge}
+: "${TESTTMP:?set TESTTMP to a scratch directory (ctest does)}"
+: "${TESTDATA:?set TESTDATA to tests/data (ctest does)}"
+mkdir -p "$TESTTMP"
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../src" && pwd)
+fails=0
+
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+expect() {
+    local want=$1 pat=$2 out=$TESTTMP/${test_name}_err.out
+    shift 3
+    "$@" >"$out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$out"; then
+        cat "$out"
+        fail "$* : exit $rc (want $want), message must match '$pat'"
+    fi
+}
+
+expect_wrong() {
+    local what=$1 out=$TESTTMP/${test_name}_wrong.out
+    shift 2
+    "$@" >"$out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne 3 ] || ! grep -q FAILED "$out"; then
+        cat "$out"
+        fail "$what: exit $rc (want 3) or no FAILED row"
+    fi
+}
+
+alloc_side() {
+    python3 - "$BIN" <<'PY'
+import json, math, subprocess, sys
+try:
+    d = json.loads(subprocess.run([sys.argv[1], "devices", "--json"], capture_output=True, text=True).stdout)
+    side = math.isqrt(min(dev["max_alloc_bytes"] for dev in d) // 4) + 1
+except (ValueError, KeyError):
+    sys.exit(1)
+if side * side < 2 ** 31:
+    print(side)
+PY
+}
+
+finish() {
+    if [ "$fails" -ne 0 ]; then
+        echo "$test_name: $fails failure(s)"
+        exit 1
+    fi
+    echo "$test_name: ok"
+}
