@@ -5,6 +5,8 @@
 #   SRC                            the checkout's src/ (kernels to copy and break); TESTTMP, TESTDATA from ctest
 #   fail MSG...                    counts a failure and prints it
 #   expect RC PATTERN -- cmd...    cmd must exit RC and print a line matching PATTERN (grep, basic regex)
+#   make_wrong FILE.cl DIR         writes DIR/FILE.cl: the kernel file src/workloads/<name>/FILE.cl with each
+#                                  (old, new) of the Python list on stdin replaced; each old must occur once
 #   expect_wrong WHAT -- cmd...    cmd must exit 3 with a FAILED row: a deliberately wrong kernel was caught
 #   alloc_side                     prints the side of the smallest square of floats above the device's largest
 #                                  allocation, or nothing when that side squared passes 2^31 (int indexing
@@ -36,6 +38,19 @@ expect() {
         cat "$out"
         fail "$* : exit $rc (want $want), message must match '$pat'"
     fi
+}
+
+make_wrong() {
+    local name=$1 dir=$2
+    mkdir -p "$dir"
+    python3 -c '
+import ast, sys
+s = open(sys.argv[1]).read()
+for old, new in ast.literal_eval(sys.stdin.read()):
+    if s.count(old) != 1:
+        sys.exit("cannot make the wrong kernel: %r not found once" % old)
+    s = s.replace(old, new)
+open(sys.argv[2], "w").write(s)' "$SRC/workloads/${name%.cl}/$name" "$dir/$name" || fail "could not write $dir/$name"
 }
 
 expect_wrong() {
