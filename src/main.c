@@ -71,6 +71,9 @@ int main(int argc, char **argv)
     case CG_CMD_COMPARE:
         st = cg_cmd_compare(&o, stdout);
         break;
+    case CG_CMD_COMPLETIONS:
+        st = cg_cmd_completions(&o, stdout);
+        break;
     default:
         break;
     }

@@ -1,6 +1,7 @@
 /* `clgauge compare OLD.json NEW.json`: loads both runs and hands them to report/compare.c. Exit 0 when
  * nothing regressed, 3 (CG_E_VERIFY) when a rung regressed beyond threshold and noise or passed before and
- * fails now, 1 when the runs have nothing in common, 5 when a file is not a readable clgauge run. */
+ * fails now, 1 when the runs have nothing in common, 5 when a file is not a readable clgauge run (or is
+ * damaged, or too large to compare in memory). */
 #include <string.h>
 #include "cli/commands.h"
 #include "core/log.h"
@@ -20,6 +21,10 @@ cg_status cg_cmd_compare(const cg_opts *o, FILE *out)
         goto out;
     }
     switch (cg_compare(&a, o->files[0], &b, o->files[1], o->threshold, out, err, sizeof err)) {
+    case CG_CMP_NO_MEMORY:
+        CG_ERROR("%s", err);
+        st = CG_E_IO;
+        break;
     case CG_CMP_NOTHING_IN_COMMON:
         CG_ERROR("%s", err);
         st = CG_E_USAGE;

@@ -1,8 +1,15 @@
-/* `clgauge list`: workloads, their rungs and each rung's why-line, from the registry. */
+/* `clgauge list`: workloads, their rungs (why, kernel, needs, parameters) and the run options each workload
+ * takes, from the registry and the option table; as text, or with --json as one JSON document
+ * (docs/report-schema.md, "list --json"). */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/commands.h"
 #include "core/device.h"
+#include "core/log.h"
 #include "workloads/registry.h"
+
+#define LIST_SCHEMA_VERSION 1
 
 /* " [needs images, image-r8]", or "" when the rung needs nothing. */
 static void needs_text(unsigned needs, char *buf, size_t len)
@@ -16,12 +23,24 @@ static void needs_text(unsigned needs, char *buf, size_t len)
     if (used && used < len) snprintf(buf + used, len - used, "]");
 }
 
-cg_status cg_cmd_list(const cg_opts *o, FILE *out)
+/* The workload-specific run options w takes ("--input, --output"), or "" for none. */
+static void options_text(const cg_workload *w, char *buf, size_t len)
 {
-    if (o->quiet) return CG_OK;
+    size_t used = 0;
+    buf[0] = 0;
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows && used < len; r++)
+        if (r->takes && r->takes(w))
+            used += (size_t)snprintf(buf + used, len - used, "%s--%s", used ? ", " : "", r->name);
+}
+
+static void print_text(FILE *out)
+{
     for (size_t i = 0; i < cg_nworkloads; i++) {
         const cg_workload *w = cg_workloads[i];
+        char opts[256];
+        options_text(w, opts, sizeof opts);
         fprintf(out, "%s: %s\n  --size: %s\n", w->name, w->summary, w->size_help);
+        if (opts[0]) fprintf(out, "  options: %s\n", opts);
         for (size_t k = 0; k < w->n_rungs; k++) {
             char needs[96];
             needs_text(w->rungs[k].needs, needs, sizeof needs);
@@ -29,5 +48,117 @@ cg_status cg_cmd_list(const cg_opts *o, FILE *out)
         }
         fputc('\n', out);
     }
+}
+
+/* A '|'-separated list ("random|allequal") as a JSON array of strings. */
+static cJSON *split_list(const char *list)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (const char *p = list; a && p && *p;) {
+        size_t n = strcspn(p, "|");
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        cJSON_AddItemToArray(a, cJSON_CreateString(word));
+        p += n + (p[n] == '|');
+    }
+    return a;
+}
+
+static cJSON *rung_json(const cg_rung *r)
+{
+    cJSON *j = cJSON_CreateObject(), *needs = cJSON_AddArrayToObject(j, "needs");
+    cJSON_AddStringToObject(j, "name", r->name);
+    cJSON_AddStringToObject(j, "why", r->why);
+    cJSON_AddStringToObject(j, "kernel", r->kernel);
+    if (r->options)
+        cJSON_AddStringToObject(j, "build_options", r->options);
+    else
+        cJSON_AddNullToObject(j, "build_options");
+    for (unsigned b = 1; b && b <= r->needs; b <<= 1)
+        if (r->needs & b) cJSON_AddItemToArray(needs, cJSON_CreateString(cg_feature_name(b)));
+    cJSON_AddNumberToObject(j, "local_bytes", (double)r->local_bytes);
+    cJSON_AddItemToObject(j, "params", cJSON_CreateIntArray(r->p, CG_RUNG_NPARAMS));
+    return j;
+}
+
+static cJSON *workload_json(const cg_workload *w)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", w->name);
+    cJSON_AddStringToObject(j, "summary", w->summary);
+    cJSON_AddStringToObject(j, "size_help", w->size_help);
+    cJSON_AddStringToObject(j, "cl_file", w->cl_file);
+    cJSON *opts = cJSON_AddArrayToObject(j, "options");
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+        if (r->takes && r->takes(w)) cJSON_AddItemToArray(opts, cJSON_CreateString(r->name));
+    if (w->patterns) cJSON_AddItemToObject(j, "patterns", split_list(w->patterns));
+    if (w->filters) {
+        cJSON_AddStringToObject(j, "filter_default", w->filters);
+        cJSON_AddNumberToObject(j, "filter_max", w->filter_max);
+    }
+    cJSON *rungs = cJSON_AddArrayToObject(j, "rungs");
+    for (size_t k = 0; k < w->n_rungs; k++)
+        cJSON_AddItemToArray(rungs, rung_json(&w->rungs[k]));
+    return j;
+}
+
+/* One row of the option table: its name, short form, value, commands, help and the workloads that take it
+ * (null: not workload-specific). */
+static cJSON *option_json(const cg_opt_row *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    char sh[2] = {r->short_name, 0};
+    cJSON_AddStringToObject(j, "name", r->name);
+    if (r->short_name)
+        cJSON_AddStringToObject(j, "short", sh);
+    else
+        cJSON_AddNullToObject(j, "short");
+    if (r->metavar)
+        cJSON_AddStringToObject(j, "value", r->metavar);
+    else
+        cJSON_AddNullToObject(j, "value");
+    cJSON *cmds = cJSON_AddArrayToObject(j, "commands");
+    for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++)
+        if (r->commands & (1u << c)) cJSON_AddItemToArray(cmds, cJSON_CreateString(cg_command_name(c)));
+    cJSON_AddStringToObject(j, "help", r->help);
+    if (!r->takes) {
+        cJSON_AddNullToObject(j, "workloads");
+        return j;
+    }
+    cJSON *ws = cJSON_AddArrayToObject(j, "workloads");
+    for (size_t i = 0; i < cg_nworkloads; i++)
+        if (r->takes(cg_workloads[i])) cJSON_AddItemToArray(ws, cJSON_CreateString(cg_workloads[i]->name));
+    return j;
+}
+
+static cg_status print_json(FILE *out)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", LIST_SCHEMA_VERSION);
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "clgauge");
+    cJSON_AddStringToObject(tool, "version", CLGAUGE_VERSION);
+    cJSON_AddStringToObject(tool, "git_commit", CLGAUGE_GIT);
+    cJSON *ws = cJSON_AddArrayToObject(root, "workloads");
+    for (size_t i = 0; i < cg_nworkloads; i++)
+        cJSON_AddItemToArray(ws, workload_json(cg_workloads[i]));
+    cJSON *opts = cJSON_AddArrayToObject(root, "options");
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+        cJSON_AddItemToArray(opts, option_json(r));
+    char *s = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!s) {
+        CG_ERROR("out of memory while writing the list as JSON");
+        return CG_E_RUNTIME;
+    }
+    fprintf(out, "%s\n", s);
+    free(s);
+    return CG_OK;
+}
+
+cg_status cg_cmd_list(const cg_opts *o, FILE *out)
+{
+    if (o->json_stdout) return print_json(out);
+    if (!o->quiet) print_text(out);
     return CG_OK;
 }

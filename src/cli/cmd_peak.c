@@ -9,10 +9,23 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/meta.h"
+#include "cli/outputs.h"
 #include "core/context.h"
 #include "core/log.h"
 #include "peak/peak.h"
 #include "peak/roofline.h"
+
+/* On a terminal: "[k/N] family test: rows so far, ETA" after each test, overwritten in place. The ETA
+ * assumes the remaining tests take the mean time of those done. */
+static void progress(const cg_peak_report *rep, size_t first, size_t i, size_t n, double elapsed, void *user)
+{
+    (void)user;
+    const char *test = first < rep->n ? rep->rows[first].test : "";
+    double eta = i < n ? elapsed / (double)i * (double)(n - i) : 0;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s done, %zu rows, %.0f s elapsed", i, n, test, rep->n, elapsed);
+    if (i < n) fprintf(stderr, ", about %.0f s left", eta);
+    if (i == n) fprintf(stderr, "\r\033[K");
+}
 
 static void fill_meta(cg_peak_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
 {
@@ -59,13 +72,13 @@ static cg_status check_opts(const cg_opts *o, bool *sel, unsigned *mask)
         CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
     }
-    st = cg_cli_check_writable("--json", o->json);
-    return st == CG_OK ? cg_cli_check_writable("--csv", o->csv) : st;
+    const cg_out_file files[] = {{"--json", o->json}, {"--csv", o->csv}};
+    return cg_cli_check_outputs(files, sizeof files / sizeof files[0]);
 }
 
 cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
 {
-    bool sel[64];
+    bool sel[CG_PEAK_MAX_TESTS];
     unsigned mask = 0;
     cg_status st = check_opts(o, sel, &mask);
     if (st != CG_OK) return st;
@@ -79,7 +92,8 @@ cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_device_probe_fp16(&l.dev[dev - l.dev]); /* NVIDIA does not list cl_khr_fp16: compile to learn */
     if ((st = cg_ctx_init(&ctx, dev, mask, NULL, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
-    cg_peak_opts po = {o->quick, o->max_time, o->seed};
+    bool tty = !o->quiet && isatty(STDERR_FILENO);
+    cg_peak_opts po = {o->quick, o->max_time, o->seed, tty ? progress : NULL, NULL};
     if (!o->quiet)
         CG_INFO("measuring the ceilings of %s (--max-time %g s per figure)", dev->name, o->max_time);
     st = cg_peak_run(&ctx, &po, sel, &rep);

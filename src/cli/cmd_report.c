@@ -1,5 +1,6 @@
 /* `clgauge report`: saved runs (JSON) back as text tables, or as one HTML page with charts (--html); and the
- * HTML steps `run --html` shares: the early check (gnuplot on PATH, the path writable) and the writing. */
+ * HTML steps `run --html` shares: the early check (gnuplot on PATH, a valid $CLGAUGE_GNUPLOT_TIMEOUT, the
+ * path writable) and the writing. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,10 +16,16 @@
 
 cg_status cg_cmd_html_check(const char *path)
 {
+    char err[256];
+    double timeout;
     if (!path) return CG_OK;
     if (!cg_plot_available()) {
         CG_ERROR("%s", CG_PLOT_MISSING);
         return CG_E_RUNTIME;
+    }
+    if (!cg_plot_timeout(&timeout, err, sizeof err)) {
+        CG_ERROR("%s", err);
+        return CG_E_USAGE;
     }
     return cg_cli_check_writable("--html", path);
 }
@@ -34,20 +41,12 @@ cg_status cg_cmd_html_write(const cg_report *const *runs, size_t n, const char *
     return io ? CG_E_IO : CG_E_RUNTIME;
 }
 
-static void join_args(char *buf, size_t n, int argc, char **argv)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < argc && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? " " : "", argv[i]);
-}
-
 cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out)
 {
     cg_status st = cg_cmd_html_check(o->html);
     if (st != CG_OK) return st;
-    cg_report reps[16];
-    const cg_report *ptrs[16];
+    cg_report reps[CG_MAX_FILES];
+    const cg_report *ptrs[CG_MAX_FILES];
     int loaded = 0;
     char err[512];
     for (; loaded < o->nfiles; loaded++) {
@@ -61,7 +60,7 @@ cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out)
     }
     if (st == CG_OK && o->html) {
         char cmd[1024];
-        join_args(cmd, sizeof cmd, argc, argv);
+        cg_cli_command_line(cmd, sizeof cmd, argc, argv); /* valid UTF-8, cut on a character */
         st = cg_cmd_html_write(ptrs, (size_t)loaded, o->html, cmd);
     }
     for (int i = 0; st == CG_OK && !o->html && i < loaded; i++) {

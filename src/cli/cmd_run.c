@@ -10,9 +10,12 @@
 #include "cli/meta.h"
 #include "cli/estimate.h"
 #include "cli/filters.h"
+#include "cli/outputs.h"
+#include "cli/summary.h"
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/program.h"
 #include "core/runner.h"
 #include "peak/roofline.h"
 #include "report/report.h"
@@ -68,7 +71,8 @@ static cg_status check_pattern(const cg_opts *o, const cg_targets *t)
     return CG_OK;
 }
 
-/* --filter: a selected workload must take one, and the list must parse (the workload checks the sizes). */
+/* --filter: a selected workload must take one, and the list must parse with each side within the workload's
+ * largest (its validate hook checks the sizes against the picture and the device). */
 static cg_status check_filter(const cg_opts *o, const cg_targets *t)
 {
     if (!o->filter) return CG_OK;
@@ -81,19 +85,60 @@ static cg_status check_filter(const cg_opts *o, const cg_targets *t)
     }
     cg_filter_size f[CG_FILTERS_MAX];
     char err[200];
-    size_t n = cg_filters_parse(o->filter, f, err, sizeof err);
+    size_t n = cg_filters_parse_max(o->filter, taker->filter_max, f, err, sizeof err);
     if (!n) {
         CG_ERROR("bad --filter '%s': %s", o->filter, err);
         return CG_E_USAGE;
     }
-    for (size_t k = 0; k < n; k++)
-        if (f[k].w > taker->filter_max || f[k].h > taker->filter_max) {
-            CG_ERROR("%s: a %dx%d filter is above the largest the kernels take (%dx%d): use --filter 1 to %d "
-                     "each way",
-                     taker->name, f[k].w, f[k].h, taker->filter_max, taker->filter_max, taker->filter_max);
-            return CG_E_USAGE;
-        }
     return CG_OK;
+}
+
+/* The number of selected workloads for which has() holds. */
+static int count_takers(const cg_targets *t, bool (*has)(const cg_workload *w))
+{
+    int n = 0;
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        n += t->any[w] && has(cg_workloads[w]);
+    return n;
+}
+
+static bool has_pictures(const cg_workload *w)
+{
+    return w->takes_images_io;
+}
+
+static bool has_estimate(const cg_workload *w)
+{
+    return w->estimate != NULL;
+}
+
+static bool has_sigma(const cg_workload *w)
+{
+    return w->takes_sigma;
+}
+
+/* Options a selected workload must take: each refused with the workloads that do. */
+static cg_status check_takers(const cg_opts *o, const cg_targets *t)
+{
+    int pictures = count_takers(t, has_pictures);
+    if ((o->input || o->output) && !pictures) {
+        CG_ERROR("--input/--output apply to picture workloads (filter3x3, blur) only; add one to the run");
+        return CG_E_USAGE;
+    }
+    if (o->output && pictures > 1) {
+        CG_ERROR(
+            "--output writes one picture: run filter3x3 and blur separately, each with its own --output");
+        return CG_E_USAGE;
+    }
+    if (o->estimate && !count_takers(t, has_estimate)) {
+        CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
+        return CG_E_USAGE;
+    }
+    if (o->sigma > 0 && !count_takers(t, has_sigma)) {
+        CG_ERROR("--sigma applies to the blur workload only; add blur to the run");
+        return CG_E_USAGE;
+    }
+    return check_pattern(o, t) == CG_OK && check_filter(o, t) == CG_OK ? CG_OK : CG_E_USAGE;
 }
 
 /* Option checks that need the selection but no device. */
@@ -109,21 +154,12 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
         CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
     }
-    bool pictures = false;
-    for (size_t w = 0; w < cg_nworkloads; w++)
-        pictures |= t->any[w] && cg_workloads[w]->takes_images_io;
-    if ((o->input || o->output) && !pictures) {
-        CG_ERROR("--input/--output apply to picture workloads (filter3x3, blur) only; add one to the run");
+    if (check_takers(o, t) != CG_OK) return CG_E_USAGE;
+    if (o->check && strcmp(o->check, "random") && strcmp(o->check, "exact")) {
+        CG_ERROR("unknown --check '%s': use random or exact", o->check);
         return CG_E_USAGE;
     }
-    bool estimates = false;
-    for (size_t w = 0; w < cg_nworkloads; w++)
-        estimates |= t->any[w] && cg_workloads[w]->estimate;
-    if (o->estimate && !estimates) {
-        CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
-        return CG_E_USAGE;
-    }
-    if (check_pattern(o, t) != CG_OK || check_filter(o, t) != CG_OK) return CG_E_USAGE;
+    ro->check_exact = o->check && !strcmp(o->check, "exact");
     ro->seed = o->seed;
     ro->runs = o->runs;
     ro->warmup = o->warmup;
@@ -132,11 +168,10 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     ro->sigma = o->sigma;
     ro->estimate = o->estimate;
     ro->pattern = o->pattern;
-    cg_status st = cg_cli_check_writable("--json", o->json);
-    if (st == CG_OK) st = cg_cli_check_writable("--csv", o->csv);
-    if (st == CG_OK) st = cg_cli_check_writable("--output", o->output);
-    if (st == CG_OK) st = cg_cmd_html_check(o->html);
-    return st;
+    const cg_out_file files[] = {
+        {"--json", o->json}, {"--csv", o->csv}, {"--html", o->html}, {"--output", o->output}};
+    cg_status st = cg_cli_check_outputs(files, sizeof files / sizeof files[0]);
+    return st == CG_OK ? cg_cmd_html_check(o->html) : st;
 }
 
 static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
@@ -190,6 +225,27 @@ static size_t sweep_sizes(const cg_opts *o, const cg_workload *w, cg_filter_size
     return n;
 }
 
+/* Every selected workload's validate hook, once per size of its sweep, before anything is measured: a usage
+ * error found here stops the run before any ladder ran or any report was written. */
+static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro)
+{
+    for (size_t w = 0; w < cg_nworkloads; w++) {
+        const cg_workload *wl = cg_workloads[w];
+        if (!t->any[w] || !wl->validate) continue;
+        cg_filter_size sizes[CG_FILTERS_MAX];
+        size_t n = sweep_sizes(o, wl, sizes);
+        if (!n) return CG_E_RUNTIME;
+        for (size_t k = 0; k < n; k++) {
+            cg_run_opts one = *ro;
+            one.filter_w = sizes[k].w;
+            one.filter_h = sizes[k].h;
+            cg_status st = wl->validate(ctx, &one);
+            if (st != CG_OK) return st;
+        }
+    }
+    return CG_OK;
+}
+
 /* Runs the ladder of w once per size of sweep_sizes, each run's rows labelled with its size ("5x5") where w
  * takes --filter. Stops at a status the next size would repeat (setup refused the options or a file) and
  * returns that status then, so that the caller stops as well. */
@@ -241,6 +297,11 @@ cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
     unsigned mask = 0;
     cg_status st = cg_targets_parse(o->targets, &t);
     if (st == CG_OK) st = check_run_opts(o, &t, &ro, &mask);
+    const char *cl_files[CG_MAX_WORKLOADS]; /* --kernel-dir: the .cl file of each selected workload */
+    size_t n_cl = 0;
+    for (size_t w = 0; st == CG_OK && w < cg_nworkloads; w++)
+        if (t.any[w]) cl_files[n_cl++] = cg_workloads[w]->cl_file;
+    if (st == CG_OK) st = cg_program_check_sources(o->kernel_dir, cl_files, n_cl);
     if (st != CG_OK) return st;
     cg_device_list l;
     if ((st = cg_device_list_init(&l)) != CG_OK) return st;
@@ -251,8 +312,10 @@ cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
     if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
     if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
-    st = run_ladders(&ctx, o, &t, &ro, &rep);
-    if (rep.n > 0) st = cg_status_merge(st, write_reports(o, &rep, out));
+    if ((st = validate_all(&ctx, o, &t, &ro)) == CG_OK) st = run_ladders(&ctx, o, &t, &ro, &rep);
+    /* a usage error (exit 1) never writes or replaces a report, even one found by a late setup */
+    if (rep.n > 0 && st != CG_E_USAGE) st = cg_status_merge(st, write_reports(o, &rep, out));
+    if (o->quiet && st != CG_E_USAGE) cg_cli_run_summary(&rep, stderr); /* --quiet: one line, not nothing */
     cg_ctx_fini(&ctx);
 out_list:
     cg_report_fini(&rep);

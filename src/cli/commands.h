@@ -6,7 +6,10 @@
 #include "cli/options.h"
 
 cg_status cg_cmd_devices(const cg_opts *o, FILE *out);
+/* `list`: the workloads, their rungs and options as text, or with --json as one JSON document. */
 cg_status cg_cmd_list(const cg_opts *o, FILE *out);
+/* `completions bash|zsh` (o->targets): the completion script on out; no or another shell: CG_E_USAGE. */
+cg_status cg_cmd_completions(const cg_opts *o, FILE *out);
 /* argc/argv are recorded in the report's command line. */
 cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out);
 /* `clgauge peak`: the device's ceilings; a full run also becomes the roofline that `run` uses. */

@@ -20,7 +20,7 @@ static bool parse_side(const char **p, const char *end, long *v)
     return any;
 }
 
-static bool parse_item(const char *item, size_t len, cg_filter_size *f, char *err, size_t errlen)
+static bool parse_item(const char *item, size_t len, int max, cg_filter_size *f, char *err, size_t errlen)
 {
     const char *p = item, *end = item + len;
     int shown = len > ITEM_SHOWN ? ITEM_SHOWN : (int)len;
@@ -42,8 +42,8 @@ static bool parse_item(const char *item, size_t len, cg_filter_size *f, char *er
         snprintf(err, errlen, "'%.*s' is not a size: " FIX, shown, item);
         return false;
     }
-    if (w < 1 || h < 1 || w > CG_FILTER_DIM_MAX || h > CG_FILTER_DIM_MAX) {
-        snprintf(err, errlen, "'%.*s' has a side outside 1 to %d: " FIX, shown, item, CG_FILTER_DIM_MAX);
+    if (w < 1 || h < 1 || w > max || h > max) {
+        snprintf(err, errlen, "'%.*s' has a side outside 1 to %d: " FIX, shown, item, max);
         return false;
     }
     *f = (cg_filter_size){(int)w, (int)h};
@@ -52,7 +52,13 @@ static bool parse_item(const char *item, size_t len, cg_filter_size *f, char *er
 
 size_t cg_filters_parse(const char *s, cg_filter_size *out, char *err, size_t errlen)
 {
+    return cg_filters_parse_max(s, CG_FILTER_DIM_MAX, out, err, errlen);
+}
+
+size_t cg_filters_parse_max(const char *s, int max, cg_filter_size *out, char *err, size_t errlen)
+{
     size_t n = 0;
+    if (max < 1 || max > CG_FILTER_DIM_MAX) max = CG_FILTER_DIM_MAX;
     for (const char *p = s ? s : "";; n++) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -60,7 +66,7 @@ size_t cg_filters_parse(const char *s, cg_filter_size *out, char *err, size_t er
             snprintf(err, errlen, "more than %d sizes: split the sweep over several runs", CG_FILTERS_MAX);
             return 0;
         }
-        if (!parse_item(p, len, &out[n], err, errlen)) return 0;
+        if (!parse_item(p, len, max, &out[n], err, errlen)) return 0;
         for (size_t k = 0; k < n; k++)
             if (out[k].w == out[n].w && out[k].h == out[n].h) {
                 snprintf(err, errlen, "'%.*s' repeats %dx%d: list each size once",

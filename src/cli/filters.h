@@ -20,6 +20,9 @@ typedef struct cg_filter_size {
  * the problem, naming the item, and its fix ("'3x' lacks a height: use N or WxH, e.g. 32 or 5x3,
  * comma-separated"). */
 size_t cg_filters_parse(const char *s, cg_filter_size *out, char *err, size_t errlen);
+/* cg_filters_parse with the bound max (a workload's largest side; outside 1..CG_FILTER_DIM_MAX: that bound),
+ * so that a refused side names the real limit ("'0' has a side outside 1 to 32"). */
+size_t cg_filters_parse_max(const char *s, int max, cg_filter_size *out, char *err, size_t errlen);
 
 /* The variant label of a size, always "WxH" ("32x32"), into buf (CG_VARIANT_LEN fits any size). */
 void cg_filter_label(const cg_filter_size *f, char *buf, size_t len);

@@ -6,20 +6,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/outputs.h"
 #include "core/log.h"
+#include "report/utf8.h"
 
 cg_status cg_cli_check_writable(const char *flag, const char *path)
 {
-    if (!path || !strcmp(path, "-")) return CG_OK;
-    bool existed = access(path, F_OK) == 0;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) {
-        CG_ERROR("cannot write %s file %s: %s; choose a writable path", flag, path, strerror(errno));
-        return CG_E_IO;
-    }
-    close(fd);
-    if (!existed) unlink(path);
-    return CG_OK;
+    cg_out_file f = {flag, path}; /* creates nothing: a dangling link or a FIFO stays as it is */
+    return cg_cli_check_outputs(&f, 1);
 }
 
 void cg_cli_time_utc(char *buf, size_t len)
@@ -34,11 +28,13 @@ void cg_cli_command_line(char *buf, size_t len, int argc, char **argv)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < argc && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
-        if (w < 0) break;
-        used += (size_t)w;
+    for (int i = 0; i < argc && used + 1 < len; i++) {
+        if (i) buf[used++] = ' ';
+        /* each argument on its own: a '?' for an invalid byte, cut on a character boundary (valid JSON) */
+        cg_utf8_clean(buf + used, len - used, argv[i], false);
+        used += strlen(buf + used);
     }
+    buf[used] = 0;
 }
 
 void cg_cli_fill_device(cg_report_device *rd, const cg_device *d)

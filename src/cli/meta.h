@@ -7,12 +7,13 @@
 #include "core/status.h"
 #include "report/result.h"
 
-/* Fails early (before any measurement) when `path` cannot be created: CG_E_IO with one line naming the flag
- * and the path. NULL and "-" (stdout) pass. A file that did not exist before is removed again. */
+/* Fails early (before any measurement) when `path` cannot be written (cg_cli_check_outputs of one file):
+ * CG_E_IO with one line naming the flag and the path. NULL and "-" (stdout) pass. Creates nothing. */
 cg_status cg_cli_check_writable(const char *flag, const char *path);
 /* "2026-11-22T03:20:52Z", now. */
 void cg_cli_time_utc(char *buf, size_t len);
-/* argv joined by spaces, cut at len. */
+/* argv joined by spaces, cut at len on a UTF-8 character boundary; a byte that is not valid UTF-8 becomes
+ * '?', so that the line is valid in a JSON or HTML report. */
 void cg_cli_command_line(char *buf, size_t len, int argc, char **argv);
 /* The device fields every report records. */
 void cg_cli_fill_device(cg_report_device *rd, const cg_device *d);

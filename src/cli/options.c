@@ -1,6 +1,8 @@
-/* The option table and its parser: "--name value" and "--name=value", each option valid for the commands its
- * row names; the same rows print each command's --help. */
+/* The option table and its parser: "--name value", "--name=value", the short forms "-x value" and "-xvalue"
+ * where a row has one, and "--" ending the options; each option valid for the commands its row names; the
+ * same rows print each command's --help, wrapped at 80 columns. */
 #include "cli/options.h"
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/log.h"
+#include "core/workload.h"
 #include "peak/peak.h"
 
 #define C_DEV    (1u << CG_CMD_DEVICES)
@@ -17,76 +20,112 @@
 #define C_REPORT (1u << CG_CMD_REPORT)
 #define C_CMP    (1u << CG_CMD_COMPARE)
 
-typedef enum { A_FLAG, A_STR, A_INT, A_U64, A_DBL } arg_kind;
+/* Which workloads take the run options that only some do (the run command refuses them elsewhere). */
+static bool takes_pictures(const cg_workload *w)
+{
+    return w->takes_images_io;
+}
+static bool takes_sigma(const cg_workload *w)
+{
+    return w->takes_sigma;
+}
+static bool takes_estimate(const cg_workload *w)
+{
+    return w->estimate != NULL;
+}
+static bool takes_pattern(const cg_workload *w)
+{
+    return w->patterns != NULL;
+}
+static bool takes_filter(const cg_workload *w)
+{
+    return w->filters != NULL;
+}
 
-typedef struct opt_row {
-    const char *name;
-    arg_kind kind;
-    size_t offset;
-    unsigned commands;
-    const char *metavar, *help;
-} opt_row;
-
-#define O(f) offsetof(cg_opts, f)
-static const opt_row rows[] = {
-    {"device", A_STR, O(device), C_RUN | C_PEAK, "SEL",
+/* What a shell completes as the value (the rows with words or registry values name them in full). */
+#define TEXT_ .complete = CG_COMPLETE_NONE
+#define FILE_ .complete = CG_COMPLETE_FILE
+#define DIR_  .complete = CG_COMPLETE_DIR
+#define O(f)  offsetof(cg_opts, f)
+const cg_opt_row cg_opt_rows[] = {
+    {"device", CG_ARG_STR, O(device), C_RUN | C_PEAK, "SEL",
      "device: P:D, gpu, cpu, or part of its name (default: $CLGAUGE_DEVICE, else the first GPU, else the "
-     "first "
-     "device)"},
-    {"size", A_STR, O(size), C_RUN, "SIZE",
-     "problem size: N (16M, 2^24) or WxH (4096x4096); default per device"},
-    {"runs", A_INT, O(runs), C_RUN, "N", "timed runs per rung (default 10)"},
-    {"warmup", A_INT, O(warmup), C_RUN, "N", "untimed warm-up runs per rung, verified too (default 2)"},
-    {"seed", A_U64, O(seed), C_RUN | C_PEAK, "N", "seed of the random inputs (default 1)"},
-    {"json", A_STR, O(json), C_RUN | C_PEAK, "FILE", "write the results as JSON (- for stdout)"},
-    {"csv", A_STR, O(csv), C_RUN | C_PEAK, "FILE", "write the results as CSV (- for stdout)"},
-    {"html", A_STR, O(html), C_RUN | C_REPORT, "FILE",
-     "write a self-contained HTML report with gnuplot charts (- for stdout; needs gnuplot)"},
-    {"threshold", A_DBL, O(threshold), C_CMP, "PCT",
-     "a slowdown counts when it exceeds PCT percent (default 5) and 2x the runs' combined stddev"},
-    {"input", A_STR, O(input), C_RUN, "FILE.png",
-     "filter3x3, blur: filter this picture (grey or RGB, made grey)"},
-    {"output", A_STR, O(output), C_RUN, "FILE.png", "filter3x3, blur: write the filtered picture"},
-    {"sigma", A_DBL, O(sigma), C_RUN, "S",
-     "blur: the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)"},
-    {"pattern", A_STR, O(pattern), C_RUN, "P",
-     "histogram: the input bytes, random (default), allequal (worst-case contention) or image"},
-    {"filter", A_STR, O(filter), C_RUN, "LIST",
-     "convolution: filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)"},
-    {"estimate", A_FLAG, O(estimate), C_RUN, NULL,
-     "blur: also print the speed each algorithm's accesses and MADs predict, next to the measured speed"},
-    {"no-cache", A_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,
-     "neither read nor write the program and roofline caches"},
-    {"cache-dir", A_STR, O(cache_dir), C_RUN | C_PEAK, "DIR",
-     "cache directory (default $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or ~/.cache/clgauge)"},
-    {"kernel-dir", A_STR, O(kernel_dir), C_RUN, "DIR",
-     "load the .cl files from DIR instead of the built-in copies"},
-    {"mask-features", A_STR, O(mask), C_RUN | C_PEAK, "LIST",
-     "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx,image-r8,image-rf"},
-    {"only", A_STR, O(only), C_PEAK, "LIST",
-     "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)"},
-    {"quick", A_FLAG, O(quick), C_PEAK, NULL,
-     "peak: read, copy and fp32 only, fewer variants (what run measures)"},
-    {"max-time", A_DBL, O(max_time), C_PEAK, "S",
-     "peak: seconds of timed runs per figure (default 1; one launch stays under 0.5 s: no watchdog)"},
-    {"quiet", A_FLAG, O(quiet), C_RUN | C_DEV | C_LIST | C_PEAK, NULL,
-     "no table, progress or notes: errors only"},
-    {"json", A_FLAG, O(json_stdout), C_DEV, NULL, "print the devices as JSON"},
-    {"help", A_FLAG, O(help), ~0u, NULL, "show this help"},
+     "first device)",
+     'd', CG_COMPLETE_WORDS, "gpu cpu", NULL},
+    {"size", CG_ARG_STR, O(size), C_RUN, "SIZE",
+     "problem size: N (16M, 2^24) or WxH (4096x4096); default per device", 's', TEXT_},
+    {"runs", CG_ARG_INT, O(runs), C_RUN, "N", "timed runs per rung (default 10)", 'r', TEXT_},
+    {"warmup", CG_ARG_INT, O(warmup), C_RUN, "N", "untimed warm-up runs per rung, verified too (default 2)",
+     'w', TEXT_},
+    {"seed", CG_ARG_U64, O(seed), C_RUN | C_PEAK, "N", "seed of the random inputs (default 1)", 0, TEXT_},
+    {"json", CG_ARG_STR, O(json), C_RUN | C_PEAK, "FILE", "write the results as JSON (- for stdout)", 'j',
+     FILE_},
+    {"csv", CG_ARG_STR, O(csv), C_RUN | C_PEAK, "FILE", "write the results as CSV (- for stdout)", 0, FILE_},
+    {"html", CG_ARG_STR, O(html), C_RUN | C_REPORT, "FILE",
+     "write a self-contained HTML report with gnuplot charts (- for stdout; needs gnuplot)", 0, FILE_},
+    {"threshold", CG_ARG_DBL, O(threshold), C_CMP, "PCT",
+     "a slowdown counts when it exceeds PCT percent (default 5) and 2x the runs' combined stddev", 0, TEXT_},
+    {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png",
+     "filter3x3, blur: filter this picture (grey or RGB, made grey)", 0, FILE_, .takes = takes_pictures},
+    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png", "filter3x3, blur: write the filtered picture", 0,
+     FILE_, .takes = takes_pictures},
+    {"sigma", CG_ARG_DBL, O(sigma), C_RUN, "S",
+     "blur: the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)", 0, .takes = takes_sigma},
+    {"pattern", CG_ARG_STR, O(pattern), C_RUN, "P",
+     "histogram: the input bytes, random (default), allequal (worst-case contention) or image", 0,
+     CG_COMPLETE_PATTERNS, NULL, takes_pattern},
+    {"filter", CG_ARG_STR, O(filter), C_RUN, "LIST",
+     "convolution: filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)",
+     0, .takes = takes_filter},
+    {"check", CG_ARG_STR, O(check), C_RUN, "MODE",
+     "inputs to verify on: random (default: seeded data, error-bound tolerances) or exact (small-integer "
+     "patterns whose float reference is exact, compared with zero tolerance)",
+     0, CG_COMPLETE_WORDS, "random exact", NULL},
+    {"estimate", CG_ARG_FLAG, O(estimate), C_RUN, NULL,
+     "blur: also print the speed each algorithm's accesses and MADs predict, next to the measured speed", 0,
+     .takes = takes_estimate},
+    {"no-cache", CG_ARG_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,
+     "neither read nor write the program and roofline caches", 0, TEXT_},
+    {"cache-dir", CG_ARG_STR, O(cache_dir), C_RUN | C_PEAK, "DIR",
+     "cache directory (default $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or ~/.cache/clgauge)", 0, DIR_},
+    {"kernel-dir", CG_ARG_STR, O(kernel_dir), C_RUN, "DIR",
+     "load the .cl files from DIR instead of the built-in copies", 0, DIR_},
+    {"mask-features", CG_ARG_STR, O(mask), C_RUN | C_PEAK, "LIST",
+     "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx,image-r8,image-rf", 0,
+     CG_COMPLETE_FEATURES, NULL, NULL},
+    {"only", CG_ARG_STR, O(only), C_PEAK, "LIST",
+     "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)", 0,
+     CG_COMPLETE_PEAK_TESTS, NULL, NULL},
+    {"quick", CG_ARG_FLAG, O(quick), C_PEAK, NULL,
+     "peak: read, copy and fp32 only, fewer variants (what run measures)", 0, TEXT_},
+    {"max-time", CG_ARG_DBL, O(max_time), C_PEAK, "S",
+     "peak: seconds of timed runs per figure (default 1; one launch stays under 0.5 s: no watchdog)", 0,
+     TEXT_},
+    {"quiet", CG_ARG_FLAG, O(quiet), C_RUN | C_DEV | C_LIST | C_PEAK, NULL,
+     "no table, progress or notes: errors only, and for run one summary line on stderr (run and peak write "
+     "results only with --json/--csv/--html)",
+     'q', TEXT_},
+    {"json", CG_ARG_FLAG, O(json_stdout), C_DEV, NULL, "print the devices as JSON", 'j', TEXT_},
+    {"json", CG_ARG_FLAG, O(json_stdout), C_LIST, NULL,
+     "print the workloads, their rungs and options as JSON (docs/report-schema.md)", 'j', TEXT_},
+    {"help", CG_ARG_FLAG, O(help), ~0u, NULL, "show this help", 'h', TEXT_},
 };
 #undef O
-static const size_t nrows = sizeof rows / sizeof rows[0];
+#undef TEXT_
+#undef FILE_
+#undef DIR_
+const size_t cg_opt_nrows = sizeof cg_opt_rows / sizeof cg_opt_rows[0];
 
 static const struct {
     const char *name, *args, *summary;
 } commands[] = {
     [CG_CMD_NONE] = {"", "", ""},
     [CG_CMD_DEVICES] = {"devices", "[--json]", "list every OpenCL platform and device with its properties"},
-    [CG_CMD_LIST] = {"list", "", "list the workloads, their rungs and what each rung changes"},
+    [CG_CMD_LIST] = {"list", "[--json]", "list the workloads, their rungs and what each rung changes"},
     [CG_CMD_RUN] = {"run", "WORKLOAD[:RUNG][,...]|all [options]",
                     "run ladders: verify and time every rung, report rates and roofline %"},
     [CG_CMD_PEAK] =
-        {"peak", "[--device SEL] [--only LIST] [--json FILE] [--csv FILE] [--quick]",
+        {"peak", "[-d SEL] [--only LIST] [-j FILE] [--csv FILE] [--quick]",
          "measure the device's ceilings: bandwidth, compute, transfers, latency, local, atomics, images"},
     [CG_CMD_REPORT] = {"report", "RUN.json... [--html FILE]",
                        "print the tables of saved runs, or write them as one HTML page with charts"},
@@ -94,6 +133,8 @@ static const struct {
         {"compare", "OLD.json NEW.json [--threshold PCT]",
          "per-rung changes beyond noise (exit 3 on a regression), or two devices side by side"},
     [CG_CMD_HELP] = {"help", "[COMMAND]", "show help for a command"},
+    [CG_CMD_COMPLETIONS] = {"completions", "bash|zsh",
+                            "print a completion script for bash or zsh, generated from the option table"},
 };
 
 const char *cg_command_name(cg_command c)
@@ -101,50 +142,68 @@ const char *cg_command_name(cg_command c)
     return commands[c].name;
 }
 
+const char *cg_command_summary(cg_command c)
+{
+    return commands[c].summary;
+}
+
 static cg_command find_command(const char *s)
 {
-    for (int c = CG_CMD_DEVICES; c <= CG_CMD_HELP; c++)
+    for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++)
         if (!strcmp(s, commands[c].name)) return (cg_command)c;
     return CG_CMD_NONE;
 }
 
-static const opt_row *find_row(const char *name, size_t len, cg_command c)
+static const cg_opt_row *find_row(const char *name, size_t len, cg_command c)
 {
-    for (size_t i = 0; i < nrows; i++)
-        if (strlen(rows[i].name) == len && !strncmp(rows[i].name, name, len) &&
-            (rows[i].commands & (1u << c)))
-            return &rows[i];
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+        if (strlen(r->name) == len && !strncmp(r->name, name, len) && (r->commands & (1u << c))) return r;
     return NULL;
 }
 
-static cg_status set_value(const opt_row *r, const char *val, cg_opts *o)
+static const cg_opt_row *find_short(char c, cg_command cmd)
+{
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+        if (r->short_name == c && (r->commands & (1u << cmd))) return r;
+    return NULL;
+}
+
+/* A number must start with a digit (a '.' too for a real): strtol and friends would skip blanks and take a
+ * sign, so that " -1" became 2^64-1 as a seed. */
+static bool number_start(const cg_opt_row *r, const char *val)
+{
+    return isdigit((unsigned char)val[0]) || (r->kind == CG_ARG_DBL && val[0] == '.');
+}
+
+static cg_status set_value(const cg_opt_row *r, const char *val, cg_opts *o)
 {
     char *field = (char *)o + r->offset, *end;
     errno = 0;
-    if (r->kind == A_STR) {
+    bool digit = number_start(r, val);
+    if (r->kind == CG_ARG_STR) {
         if (!*val) {
             CG_ERROR("--%s needs a non-empty value", r->name);
             return CG_E_USAGE;
         }
         *(const char **)field = val;
-    } else if (r->kind == A_INT) {
+    } else if (r->kind == CG_ARG_INT) {
         long v = strtol(val, &end, 10);
         long lo = r->offset == offsetof(cg_opts, runs) ? 1 : 0;
-        if (errno || *end || end == val || v < lo || v > 1000000) {
+        if (!digit || errno || *end || end == val || v < lo || v > 1000000) {
             CG_ERROR("--%s expects a whole number from %ld to 1000000, not '%s'", r->name, lo, val);
             return CG_E_USAGE;
         }
         *(int *)field = (int)v;
-    } else if (r->kind == A_DBL) {
+    } else if (r->kind == CG_ARG_DBL) {
         double v = strtod(val, &end);
-        if (errno || *end || end == val || !(v > 0 && v < 1e300)) {
+        if (!digit || errno || *end || end == val || !(v > 0 && v < 1e300)) {
             CG_ERROR("--%s expects a positive number, not '%s'", r->name, val);
             return CG_E_USAGE;
         }
         *(double *)field = v;
     } else {
         unsigned long long v = strtoull(val, &end, 10);
-        if (errno || *end || end == val || val[0] == '-') {
+        if (!digit || errno || *end || end == val) {
             CG_ERROR("--%s expects a non-negative integer, not '%s'", r->name, val);
             return CG_E_USAGE;
         }
@@ -157,13 +216,13 @@ static cg_status parse_option(int argc, char **argv, int *i, cg_opts *o)
 {
     const char *a = argv[*i] + 2, *eq = strchr(a, '=');
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
-    const opt_row *r = find_row(a, len, o->command);
+    const cg_opt_row *r = find_row(a, len, o->command);
     if (!r) {
         CG_ERROR("unknown option '--%.*s' for '%s'; see `clgauge %s --help`", (int)len, a,
                  commands[o->command].name, commands[o->command].name);
         return CG_E_USAGE;
     }
-    if (r->kind == A_FLAG) {
+    if (r->kind == CG_ARG_FLAG) {
         if (eq) {
             CG_ERROR("--%s takes no value", r->name);
             return CG_E_USAGE;
@@ -176,6 +235,52 @@ static cg_status parse_option(int argc, char **argv, int *i, cg_opts *o)
         return CG_E_USAGE;
     }
     return set_value(r, eq ? eq + 1 : argv[++*i], o);
+}
+
+/* "-x", "-x value" or "-xvalue" for a row with a short name (no bundling of flags). */
+static cg_status parse_short(int argc, char **argv, int *i, cg_opts *o)
+{
+    const char *a = argv[*i];
+    const cg_opt_row *r = find_short(a[1], o->command);
+    if (!r) {
+        CG_ERROR(
+            "unknown option '-%c' for '%s'; see `clgauge %s --help` (a file or workload starting with '-' "
+            "goes after --)",
+            a[1], commands[o->command].name, commands[o->command].name);
+        return CG_E_USAGE;
+    }
+    if (r->kind == CG_ARG_FLAG) {
+        if (a[2]) {
+            CG_ERROR("-%c (--%s) takes no value, not '%s'", a[1], r->name, a + 2);
+            return CG_E_USAGE;
+        }
+        *(bool *)((char *)o + r->offset) = true;
+        return CG_OK;
+    }
+    if (!a[2] && *i + 1 >= argc) {
+        CG_ERROR("-%c (--%s) needs a value (%s)", a[1], r->name, r->metavar);
+        return CG_E_USAGE;
+    }
+    return set_value(r, a[2] ? a + 2 : argv[++*i], o);
+}
+
+/* A word that is not an option: the run's targets, a report file, or an error. */
+static cg_status take_positional(const char *a, cg_opts *o)
+{
+    cg_command c = o->command;
+    if ((c == CG_CMD_RUN || c == CG_CMD_HELP || c == CG_CMD_COMPLETIONS) && !o->targets)
+        o->targets = a;
+    else if ((c == CG_CMD_REPORT || c == CG_CMD_COMPARE) && o->nfiles < CG_MAX_FILES)
+        o->files[o->nfiles++] = a;
+    else if (c == CG_CMD_REPORT) {
+        CG_ERROR("report takes at most %d run files, not more: report them in groups of %d", CG_MAX_FILES,
+                 CG_MAX_FILES);
+        return CG_E_USAGE;
+    } else {
+        CG_ERROR("unexpected argument '%s'; see `clgauge %s --help`", a, commands[o->command].name);
+        return CG_E_USAGE;
+    }
+    return CG_OK;
 }
 
 static void defaults(cg_opts *o)
@@ -217,19 +322,19 @@ cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
         return CG_OK;
     }
     cg_status st = parse_command(argv[1], o);
+    bool options_end = false; /* after "--" every word is an argument */
     for (int i = 2; st == CG_OK && i < argc; i++) {
-        if (!strcmp(argv[i], "-h"))
+        const char *a = argv[i];
+        if (options_end || a[0] != '-' || !a[1])
+            st = take_positional(a, o);
+        else if (!strcmp(a, "--"))
+            options_end = true;
+        else if (!strcmp(a, "-h"))
             o->help = true;
-        else if (!strncmp(argv[i], "--", 2) && argv[i][2])
+        else if (a[1] == '-')
             st = parse_option(argc, argv, &i, o);
-        else if ((o->command == CG_CMD_RUN || o->command == CG_CMD_HELP) && !o->targets)
-            o->targets = argv[i];
-        else if ((o->command == CG_CMD_REPORT || o->command == CG_CMD_COMPARE) && o->nfiles < 16)
-            o->files[o->nfiles++] = argv[i];
-        else {
-            CG_ERROR("unexpected argument '%s'; see `clgauge %s --help`", argv[i], commands[o->command].name);
-            st = CG_E_USAGE;
-        }
+        else
+            st = parse_short(argc, argv, &i, o);
     }
     if (st == CG_OK && o->command == CG_CMD_RUN && !o->targets && !o->help) {
         CG_ERROR(
@@ -247,33 +352,74 @@ cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
     return st;
 }
 
+#define HELP_WIDTH 80
+#define HELP_LEFT  24 /* the option column; the help text starts one column after it */
+
+/* Prints text word by word from column col, wrapped at HELP_WIDTH with continuation lines indented by
+ * indent columns, and ends the line. */
+static void help_wrap(FILE *f, int indent, int col, const char *text)
+{
+    int start = col;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (!n) break;
+        if (col > start && col + 1 + (int)n > HELP_WIDTH) {
+            fprintf(f, "\n%*s", indent, "");
+            col = start = indent;
+        }
+        fprintf(f, "%s%.*s", col > start ? " " : "", (int)n, p);
+        col += (col > start ? 1 : 0) + (int)n;
+        p += n;
+    }
+    fputc('\n', f);
+}
+
+/* Prints "  LEFT text" with LEFT padded to lw columns and the text wrapped under itself. A left column wider
+ * than lw gets a line of its own. */
+static void help_line(FILE *f, const char *left, int lw, const char *text)
+{
+    if ((int)strlen(left) > lw)
+        fprintf(f, "  %s\n%*s", left, lw + 3, "");
+    else
+        fprintf(f, "  %-*s ", lw, left);
+    help_wrap(f, lw + 3, lw + 3, text);
+}
+
 void cg_opts_help(cg_command c, void *fp)
 {
     FILE *f = fp;
     if (c == CG_CMD_NONE || c == CG_CMD_HELP) {
-        fprintf(f, "clgauge: an OpenCL performance lab. How fast can this device go, and which optimization "
+        fprintf(f, "clgauge: an OpenCL performance lab.\nHow fast can this device go, and which optimization "
                    "pays on it?\n\nUsage: clgauge COMMAND [options]\n\nCommands:\n");
         for (int k = CG_CMD_DEVICES; k <= CG_CMD_HELP; k++)
-            fprintf(f, "  %-8s %s\n", commands[k].name, commands[k].summary);
-        fprintf(f,
-                "\nclgauge COMMAND --help shows a command's options; clgauge --version its version.\n"
-                "Exit codes: 0 ok, 1 usage, 2 no platform/device, 3 a verification failed, 4 OpenCL/runtime "
-                "error, 5 file I/O.\nEnvironment: CLGAUGE_DEVICE (default --device), CLGAUGE_CACHE_DIR.\n");
+            help_line(f, commands[k].name, 8, commands[k].summary);
+        fprintf(f, "\nclgauge COMMAND --help shows a command's options; clgauge --version its version.\n"
+                   "Exit codes: 0 ok, 1 usage, 2 no platform/device, 3 a verification failed,\n"
+                   "4 OpenCL/runtime error, 5 file I/O.\n"
+                   "Environment: CLGAUGE_DEVICE (default --device), CLGAUGE_CACHE_DIR.\n");
         return;
     }
-    fprintf(f, "Usage: clgauge %s %s\n%s\n\nOptions:\n", commands[c].name, commands[c].args,
-            commands[c].summary);
-    for (size_t i = 0; i < nrows; i++) {
-        if (!(rows[i].commands & (1u << c))) continue;
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", rows[i].name, rows[i].metavar ? " " : "",
-                 rows[i].metavar ? rows[i].metavar : "");
-        fprintf(f, "  %-24s %s\n", left, rows[i].help);
+    fprintf(f, "Usage: clgauge %s %s\n", commands[c].name, commands[c].args);
+    help_wrap(f, 0, 0, commands[c].summary);
+    fprintf(f, "\nOptions:\n");
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+        if (!(r->commands & (1u << c))) continue;
+        char left[64], sh[8] = "    ";
+        if (r->short_name) snprintf(sh, sizeof sh, "-%c, ", r->short_name);
+        snprintf(left, sizeof left, "%s--%s%s%s", sh, r->name, r->metavar ? " " : "",
+                 r->metavar ? r->metavar : "");
+        help_line(f, left, HELP_LEFT, r->help);
     }
+    if (c == CG_CMD_RUN || c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
+        help_line(f, "--", HELP_LEFT, "end of the options: every later word is a workload or a file");
     if (c == CG_CMD_PEAK) {
         fprintf(f, "\nTests (--only takes families or test names):\n");
-        for (size_t i = 0; i < cg_peak_ntests; i++)
-            fprintf(f, "  %-10s %-14s %s\n", cg_peak_tests[i].family, cg_peak_tests[i].name,
-                    cg_peak_tests[i].summary);
+        for (size_t i = 0; i < cg_peak_ntests; i++) {
+            char left[32];
+            snprintf(left, sizeof left, "%-10s %s", cg_peak_tests[i].family, cg_peak_tests[i].name);
+            help_line(f, left, 25, cg_peak_tests[i].summary);
+        }
     }
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/log.h"
-#include "workloads/registry.h"
 
 static void join_names(char *buf, size_t len, const cg_workload *w)
 {
@@ -49,9 +48,28 @@ static cg_status add_one(const char *item, size_t len, cg_targets *t)
     return CG_OK;
 }
 
+cg_status cg_targets_check_capacity(void)
+{
+    if (cg_nworkloads > CG_MAX_WORKLOADS) {
+        CG_ERROR("internal: %zu workloads registered, more than CG_MAX_WORKLOADS (%d): raise it in "
+                 "src/workloads/registry.h",
+                 cg_nworkloads, CG_MAX_WORKLOADS);
+        return CG_E_RUNTIME;
+    }
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        if (cg_workloads[w]->n_rungs > CG_MAX_RUNGS) {
+            CG_ERROR("internal: workload %s has %zu rungs, more than CG_MAX_RUNGS (%d): raise it in "
+                     "src/cli/targets.h",
+                     cg_workloads[w]->name, cg_workloads[w]->n_rungs, CG_MAX_RUNGS);
+            return CG_E_RUNTIME;
+        }
+    return CG_OK;
+}
+
 cg_status cg_targets_parse(const char *spec, cg_targets *t)
 {
     memset(t, 0, sizeof *t);
+    if (cg_targets_check_capacity() != CG_OK) return CG_E_RUNTIME;
     const char *p = spec;
     if (!*p) {
         CG_ERROR("empty workload list; try `clgauge run all`");

@@ -45,6 +45,30 @@ void cg_check_float(cg_check *c, const float *got, const float *want, size_t n, 
     finish(c);
 }
 
+double cg_gamma(double k)
+{
+    double ku = k * CG_FLOAT_U;
+    return ku < 1 ? ku / (1 - ku) : INFINITY;
+}
+
+void cg_check_bound(cg_check *c, const float *got, const float *want, const float *absum, size_t n,
+                    double scale, double floor)
+{
+    begin(c, n, 0);
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i], w = want[i];
+        double err = isfinite(g) ? fabs(g - w) : INFINITY;
+        double bound = scale * fabs(absum ? (double)absum[i] : w) + floor;
+        double ratio = err == 0 ? 0 : err / bound; /* bound 0: any error is infinitely over */
+        if (err > c->max_abs_err) c->max_abs_err = err;
+        if (err / fmax(fabs(w), 1e-30) > c->max_rel_err) c->max_rel_err = err / fmax(fabs(w), 1e-30);
+        if (bound > c->tolerance) c->tolerance = bound;
+        if (ratio > c->bound_ratio) c->bound_ratio = ratio;
+        if (!(err <= bound)) mismatch(c, i, g, w);
+    }
+    finish(c);
+}
+
 #define CG_CHECK_EXACT(c, got, want, n)                                                                      \
     do {                                                                                                     \
         begin(c, n, 0);                                                                                      \
@@ -73,6 +97,7 @@ void cg_check_scalar(cg_check *c, double got, double want, double abs_tol)
     double err = isfinite(got) ? fabs(got - want) : INFINITY;
     c->max_abs_err = err;
     c->max_rel_err = err / fmax(fabs(want), 1e-30);
+    if (abs_tol > 0) c->bound_ratio = err / abs_tol;
     if (!(err <= abs_tol)) mismatch(c, 0, got, want);
     finish(c);
     if (!c->ok)

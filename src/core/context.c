@@ -1,9 +1,13 @@
 /* The context and profiling command queue on one device, and where the program cache lives. */
 #include "core/context.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "core/buffers.h"
 #include "core/clerr.h"
+#include "core/fs.h"
 
 static void pick_cache_dir(char *buf, size_t len, const char *given)
 {
@@ -17,6 +21,30 @@ static void pick_cache_dir(char *buf, size_t len, const char *given)
         snprintf(buf, len, "%s/clgauge", xdg);
     else if (home && *home)
         snprintf(buf, len, "%s/.cache/clgauge", home);
+}
+
+/* Makes the cache directory and its programs/ subdirectory (mode 0700) and trusts them only when the user
+ * alone can write them (as ssh treats ~/.ssh); otherwise warns once and turns the cache off for this run. */
+static void check_cache_dir(char *dir)
+{
+    char sub[1100], why[96];
+    const char *bad = dir;
+    snprintf(sub, sizeof sub, "%s/programs", dir);
+    if (!cg_fs_mkdirs(sub)) {
+        CG_WARN("cannot use the cache directory %s: %s; building from source (pick another with --cache-dir "
+                "DIR, or --no-cache)",
+                dir, strerror(errno));
+        dir[0] = 0;
+        return;
+    }
+    if (cg_fs_dir_trusted(dir, why, sizeof why) && (bad = sub, cg_fs_dir_trusted(sub, why, sizeof why))) {
+        if (access(sub, W_OK | X_OK) == 0) return;
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    }
+    CG_WARN("not using the cache directory %s: %s; building from source (it must be yours and not writable "
+            "by group or others: chmod go-w %s, or --cache-dir DIR, or --no-cache)",
+            bad, why, bad);
+    dir[0] = 0;
 }
 
 /* The CG_FEAT_IMAGE_* bits of the read-only 2D formats the context supports (none without image support). */
@@ -50,6 +78,7 @@ cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const ch
     c->kernel_dir = kernel_dir;
     c->no_cache = no_cache;
     pick_cache_dir(c->cache_dir, sizeof c->cache_dir, cache_dir);
+    if (!no_cache && c->cache_dir[0]) check_cache_dir(c->cache_dir);
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
     CG_TRY_OBJ(c->context, clCreateContext(props, 1, &dev->id, NULL, NULL, CG_ERRP));
     CG_TRY_OBJ(c->queue, clCreateCommandQueue(c->context, dev->id, CL_QUEUE_PROFILING_ENABLE, CG_ERRP));
@@ -62,6 +91,7 @@ out:
 
 void cg_ctx_fini(cg_ctx *c)
 {
+    cg_buffers_fini(c);
     if (c->queue) clReleaseCommandQueue(c->queue);
     if (c->context) clReleaseContext(c->context);
     c->queue = NULL;

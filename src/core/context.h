@@ -8,16 +8,19 @@
 typedef struct cg_ctx {
     const cg_device *dev;
     cl_context context;
-    cl_command_queue queue; /* in-order, CL_QUEUE_PROFILING_ENABLE */
-    unsigned offered;       /* dev->features plus the image formats the context supports (CG_FEAT_IMAGE_*) */
-    unsigned features;      /* offered minus what the user masked (--mask-features) */
-    const char *kernel_dir; /* NULL: the .cl sources embedded at build time */
-    bool no_cache;          /* true: never read or write the program cache */
-    char cache_dir[1024];   /* "" when no cache directory could be found */
+    cl_command_queue queue;  /* in-order, CL_QUEUE_PROFILING_ENABLE */
+    unsigned offered;        /* dev->features plus the image formats the context supports (CG_FEAT_IMAGE_*) */
+    unsigned features;       /* offered minus what the user masked (--mask-features) */
+    const char *kernel_dir;  /* NULL: the .cl sources embedded at build time */
+    bool no_cache;           /* true: never read or write the program cache */
+    char cache_dir[1024];    /* "" when no cache directory could be found or it is not trusted */
+    struct cg_buf_reg *bufs; /* the buffers workloads created through cg_buffer_create (core/buffers.h) */
 } cg_ctx;
 
 /* Creates the context and queue. cache_dir NULL picks $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or
- * ~/.cache/clgauge. */
+ * ~/.cache/clgauge. Unless no_cache, the directory and its programs/ subdirectory are created (mode 0700) and
+ * must be owned by the effective user and not writable by group or others; otherwise one warning is logged
+ * and c->cache_dir is left empty (no cache this run). */
 cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const char *kernel_dir, bool no_cache,
                       const char *cache_dir);
 void cg_ctx_fini(cg_ctx *c);

@@ -1,9 +1,13 @@
-/* mkdir -p and whole-file reads. */
+/* mkdir -p, opening files that must be regular (never blocking on a FIFO, never reading a directory), bounded
+ * whole-file reads, all-or-nothing writes and the ownership checks the caches trust. */
 #include "core/fs.h"
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <sys/stat.h>
+#include <string.h>
+#include <unistd.h>
 
 bool cg_fs_mkdirs(const char *dir)
 {
@@ -15,28 +19,247 @@ bool cg_fs_mkdirs(const char *dir)
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST) return false;
+            if (mkdir(tmp, 0700) && errno != EEXIST) return false;
             *p = '/';
         }
-    return !mkdir(tmp, 0755) || errno == EEXIST;
+    return !mkdir(tmp, 0700) || errno == EEXIST;
+}
+
+int cg_fs_open_regular(const char *path, struct stat *st)
+{
+    struct stat s;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return -1;
+    int fl, e = 0;
+    if (fstat(fd, &s) != 0)
+        e = errno;
+    else if (S_ISDIR(s.st_mode))
+        e = EISDIR;
+    else if (!S_ISREG(s.st_mode))
+        e = EINVAL;
+    else if ((fl = fcntl(fd, F_GETFL)) == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1)
+        e = errno;
+    if (e) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    if (st) *st = s;
+    return fd;
+}
+
+FILE *cg_fs_fopen_regular(const char *path, struct stat *st)
+{
+    int fd = cg_fs_open_regular(path, st);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+static char *fail_read(char *buf, int e)
+{
+    free(buf);
+    errno = e;
+    return NULL;
+}
+
+/* A bigger capacity for a full buffer of cap bytes, never above max. */
+static size_t grow(size_t cap, size_t max)
+{
+    if (!cap) return max < 4096 ? max : 4096;
+    return cap < max / 2 ? 2 * cap : max;
+}
+
+/* Reads fd to its end (hint: its size at fstat time, <= max) into a malloc'd NUL-terminated buffer, growing
+ * it if the file grew; EFBIG past max bytes. */
+static char *read_all(int fd, size_t hint, size_t max, size_t *len)
+{
+    size_t cap = hint, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) return NULL;
+    for (;;) {
+        char probe;
+        bool full = n == cap;
+        ssize_t r = full ? read(fd, &probe, 1) : read(fd, buf + n, cap - n);
+        if (r == 0) break;
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return fail_read(buf, errno);
+        }
+        if (!full) {
+            n += (size_t)r;
+            continue;
+        }
+        if (cap >= max) return fail_read(buf, EFBIG);
+        cap = grow(cap, max);
+        char *nb = realloc(buf, cap + 1);
+        if (!nb) return fail_read(buf, ENOMEM);
+        buf = nb;
+        buf[n++] = probe;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+char *cg_fs_read_max(const char *path, size_t max, size_t *len)
+{
+    struct stat st;
+    size_t n = 0;
+    int fd = cg_fs_open_regular(path, &st);
+    if (fd < 0) return NULL;
+    char *buf = NULL;
+    if ((uintmax_t)st.st_size > (uintmax_t)max)
+        errno = EFBIG;
+    else
+        buf = read_all(fd, (size_t)st.st_size, max, &n);
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (buf && len) *len = n;
+    return buf;
 }
 
 char *cg_fs_read(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = 0;
-        if (len) *len = (size_t)n;
-    } else {
-        int e = errno;
-        free(buf);
-        buf = NULL;
-        errno = e ? e : EIO;
+    return cg_fs_read_max(path, CG_FS_READ_MAX, len);
+}
+
+/* The temporary file being written (cg_fs_tmp_create .. cg_fs_tmp_done): a SIGINT, SIGTERM or SIGHUP
+ * meanwhile removes it before the signal takes its former course (the handlers are installed only for that
+ * time; a signal the process ignores, as under nohup, stays ignored). One at a time: the writers never nest.
+ */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending;
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+static struct sigaction saved[NCAUGHT];
+static bool installed[NCAUGHT];
+
+/* Async-signal-safe only. */
+static void on_signal(int sig)
+{
+    if (pending) unlink(pending_tmp);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        if (caught[i] == sig) sigaction(sig, &saved[i], NULL);
+    raise(sig);
+}
+
+int cg_fs_tmp_create(const char *tmpl)
+{
+    if (snprintf(pending_tmp, sizeof pending_tmp, "%s", tmpl) >= (int)sizeof pending_tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
     }
-    fclose(f);
-    return buf;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old); /* a signal sees no file or the whole name */
+    for (size_t i = 0; i < NCAUGHT; i++)
+        installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
+                       sigaction(caught[i], &sa, NULL) == 0;
+    int fd = mkstemp(pending_tmp), e = errno; /* mode 0600 */
+    pending = fd >= 0;
+    if (fd < 0)
+        for (size_t i = 0; i < NCAUGHT; i++)
+            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+const char *cg_fs_tmp_name(void)
+{
+    return pending_tmp;
+}
+
+void cg_fs_tmp_done(bool keep)
+{
+    if (!pending) return;
+    int e = errno;
+    if (!keep) unlink(pending_tmp);
+    pending = 0;
+    for (size_t i = 0; i < NCAUGHT; i++)
+        if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    errno = e;
+}
+
+static int write_fd(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w == 0 || errno != EINTR)
+            return w == 0 ? EIO : errno;
+    }
+    return fsync(fd) == 0 ? 0 : errno;
+}
+
+bool cg_fs_write_atomic(const char *path, const void *data, size_t n)
+{
+    char tmpl[4096];
+    if (snprintf(tmpl, sizeof tmpl, "%s.XXXXXX", path) >= (int)sizeof tmpl) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    int fd = cg_fs_tmp_create(tmpl), e = fd < 0 ? errno : 0;
+    if (fd < 0) return false;
+    e = write_fd(fd, data, n);
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e && rename(cg_fs_tmp_name(), path) != 0) e = errno;
+    cg_fs_tmp_done(!e); /* renamed: nothing left to remove */
+    errno = e;
+    return !e;
+}
+
+const char *cg_fs_strerror(int err)
+{
+    switch (err) {
+    case EISDIR:
+        return "is a directory, not a file";
+    case EINVAL:
+        return "not a regular file (a FIFO, device or socket)";
+    case EFBIG:
+        return "file too large";
+    default:
+        return strerror(err);
+    }
+}
+
+static bool untrusted(char *why, size_t len, const char *msg)
+{
+    snprintf(why, len, "%s", msg);
+    return false;
+}
+
+static bool mode_trusted(const struct stat *st, char *why, size_t whylen)
+{
+    if (st->st_uid != geteuid()) return untrusted(why, whylen, "owned by another user");
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) return untrusted(why, whylen, "writable by group or others");
+    return true;
+}
+
+bool cg_fs_dir_trusted(const char *dir, char *why, size_t whylen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) return untrusted(why, whylen, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return untrusted(why, whylen, "not a directory");
+    return mode_trusted(&st, why, whylen);
+}
+
+bool cg_fs_file_trusted(const struct stat *st, char *why, size_t whylen)
+{
+    if (!S_ISREG(st->st_mode)) return untrusted(why, whylen, "not a regular file");
+    return mode_trusted(st, why, whylen);
 }

@@ -1,12 +1,59 @@
-/* Small file-system helpers shared by the caches and sources. */
+/* Small file-system helpers shared by the caches, the kernel sources and every reader of outside files. */
 #ifndef CG_FS_H
 #define CG_FS_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
-/* mkdir -p; true when the directory exists afterwards (errno set otherwise). */
+/* The largest file cg_fs_read reads (1 GiB); larger ones fail with EFBIG. */
+#define CG_FS_READ_MAX ((size_t)1 << 30)
+
+/* mkdir -p with mode 0700 for every directory it creates; true when the directory exists afterwards (errno
+ * set otherwise). */
 bool cg_fs_mkdirs(const char *dir);
-/* Reads a whole file into a malloc'd NUL-terminated buffer; NULL with errno set on failure. */
+
+/* Opens `path` for reading with O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_NOCTTY (so a FIFO or a device never blocks
+ * and never becomes the controlling terminal), fstat()s it and refuses anything but a regular file; then
+ * clears O_NONBLOCK. Returns the descriptor (close it), or -1 with errno set: EISDIR for a directory, EINVAL
+ * for a FIFO, device or socket (cg_fs_strerror() words both), else open's errno. st (may be NULL) receives
+ * the fstat of the opened file. */
+int cg_fs_open_regular(const char *path, struct stat *st);
+
+/* cg_fs_open_regular as a "rb" stdio stream (fclose it); NULL with errno set on failure. */
+FILE *cg_fs_fopen_regular(const char *path, struct stat *st);
+
+/* Reads a whole regular file (through cg_fs_open_regular) into a malloc'd NUL-terminated buffer; NULL with
+ * errno set on failure (EFBIG when larger than max bytes). len may be NULL. */
+char *cg_fs_read_max(const char *path, size_t max, size_t *len);
+/* cg_fs_read_max(path, CG_FS_READ_MAX, len). */
 char *cg_fs_read(const char *path, size_t *len);
+
+/* A unique temporary file from a mkstemp template ("DIR/NAME.XXXXXX", mode 0600), guarded: until
+ * cg_fs_tmp_done, SIGINT, SIGTERM and SIGHUP remove it before taking their former course. Returns the open
+ * fd, or -1 with errno set (no file, no handlers left). One guarded file at a time. */
+int cg_fs_tmp_create(const char *tmpl);
+/* The name cg_fs_tmp_create made (valid until the next call). */
+const char *cg_fs_tmp_name(void);
+/* Ends the guard: keep true once the file was renamed away, false to remove it. Keeps errno. */
+void cg_fs_tmp_done(bool keep);
+
+/* Replaces `path` with n bytes of data so that it is never seen half-written: writes a temporary file made
+ * by mkstemp in the same directory (mode 0600), fsyncs it and renames it over path; the temporary is removed
+ * on failure, and by a SIGINT, SIGTERM or SIGHUP that arrives meanwhile (handlers installed for that time
+ * only, then the former ones restored). Not thread-safe. false with errno set on failure. */
+bool cg_fs_write_atomic(const char *path, const void *data, size_t n);
+
+/* strerror() with clearer words for the errno values cg_fs_open_regular sets: EISDIR "is a directory, not a
+ * file", EINVAL "not a regular file (a FIFO, device or socket)", EFBIG "file too large". Never NULL. */
+const char *cg_fs_strerror(int err);
+
+/* True when `dir` is a directory owned by the effective user and not writable by group or others (what ssh
+ * asks of ~/.ssh). Otherwise false with a short reason in why (e.g. "writable by group or others"). */
+bool cg_fs_dir_trusted(const char *dir, char *why, size_t whylen);
+
+/* True when st describes a regular file owned by the effective user and not writable by group or others;
+ * else false with a short reason in why. */
+bool cg_fs_file_trusted(const struct stat *st, char *why, size_t whylen);
 
 #endif

@@ -1,17 +1,22 @@
 /* PNG input and output through libpng. Reading accepts every PNG colour type and bit depth and lets libpng's
  * transforms produce 8-bit grey (palette -> RGB, 1/2/4-bit grey -> 8, 16 -> 8 by scaling, RGB -> Rec. 601
- * luma, alpha stripped). libpng reports errors by longjmp: the error callback keeps libpng's message, and the
- * one setjmp per function frees everything, so a corrupt or truncated file leaks nothing and logs one line.
+ * luma, alpha and tRNS transparency stripped). Writing goes through core/safefile: all-or-nothing, and a
+ * failed write never removes anything but its own temporary file. libpng reports errors by longjmp: the error
+ * callback keeps libpng's message, and the one setjmp per function frees everything, so a corrupt or
+ * truncated file leaks nothing and logs one line.
  */
 #include "core/pngio.h"
 
 #include <errno.h>
 #include <png.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/fs.h"
 #include "core/log.h"
+#include "core/safefile.h"
 
 /* What the error callback records before it jumps back to the setjmp in the reader or writer. */
 typedef struct png_err {
@@ -41,7 +46,9 @@ static void set_grey_transforms(png_structp png, png_infop info)
     if (depth == 16) png_set_scale_16(png);
     if (type == PNG_COLOR_TYPE_RGB || type == PNG_COLOR_TYPE_RGB_ALPHA || type == PNG_COLOR_TYPE_PALETTE)
         png_set_rgb_to_gray_fixed(png, PNG_ERROR_ACTION_NONE, 29900, 58700); /* Rec. 601: .299 R + .587 G */
-    if (type & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
+    /* A tRNS chunk (transparency of a palette entry or of one grey or RGB value) becomes alpha under the
+     * palette expansion: strip it like a real alpha channel. */
+    if ((type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS)) png_set_strip_alpha(png);
     (void)png_set_interlace_handling(png);
     png_read_update_info(png, info);
 }
@@ -73,8 +80,12 @@ static cg_status read_rows(const char *path, FILE *f, png_err *err, uint8_t **pi
         CG_ERROR("%s: unsupported PNG layout (cannot convert to 8-bit grey)", path);
         goto out;
     }
-    if (height > SIZE_MAX / width || !(buf = malloc(width * height)) ||
-        !(rows = malloc(height * sizeof *rows))) {
+    if (height > INT32_MAX / width) { /* a 67-byte file may claim 10^12 pixels: refuse before allocating */
+        CG_ERROR("%s: %zux%zu pixels is above the 2^31-1 the kernels index: use a smaller picture", path,
+                 width, height);
+        goto out;
+    }
+    if (!(buf = malloc(width * height)) || !(rows = malloc(height * sizeof *rows))) {
         CG_ERROR("%s: out of memory for a %zux%zu picture", path, width, height);
         goto out;
     }
@@ -94,50 +105,73 @@ out:
     return st;
 }
 
+/* Opens path (a regular file only: a FIFO never blocks) and checks the PNG signature; NULL with one logged
+ * line otherwise. */
+static FILE *open_png(const char *path)
+{
+    unsigned char sig[8];
+    FILE *f = cg_fs_fopen_regular(path, NULL);
+    if (!f) {
+        CG_ERROR("cannot open %s: %s", path, cg_fs_strerror(errno));
+        return NULL;
+    }
+    if (fread(sig, 1, sizeof sig, f) != sizeof sig || png_sig_cmp(sig, 0, sizeof sig) != 0) {
+        CG_ERROR("%s: not a PNG file", path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 cg_status cg_png_read_grey(const char *path, uint8_t **pix, size_t *w, size_t *h)
 {
     png_err err = {{0}};
-    unsigned char sig[8];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        CG_ERROR("cannot open %s: %s", path, strerror(errno));
-        return CG_E_IO;
-    }
-    cg_status st = CG_E_IO;
-    if (fread(sig, 1, sizeof sig, f) != sizeof sig || png_sig_cmp(sig, 0, sizeof sig) != 0)
-        CG_ERROR("%s: not a PNG file", path);
-    else
-        st = read_rows(path, f, &err, pix, w, h);
+    FILE *f = open_png(path);
+    if (!f) return CG_E_IO;
+    cg_status st = read_rows(path, f, &err, pix, w, h);
     fclose(f);
     return st;
 }
 
+/* What the PNG writer's emit callback needs; logged records whether it already logged its failure. */
+typedef struct png_out {
+    const char *path;
+    const uint8_t *pix;
+    size_t w, h;
+    bool logged;
+} png_out;
+
 /* Writes the rows to an opened file; libpng errors jump back to the setjmp here. */
-static cg_status write_rows(const char *path, FILE *f, const uint8_t *pix, size_t w, size_t h)
+static int write_rows(FILE *f, const void *ctx)
 {
+    png_out *o = (png_out *)ctx;
     png_err err = {{0}};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
-    cg_status st = CG_E_IO;
+    int rc = -1;
     if (!info) {
-        CG_ERROR("%s: out of memory while writing the PNG file", path);
+        CG_ERROR("%s: out of memory while writing the PNG file", o->path);
+        o->logged = true;
         goto out;
     }
     if (setjmp(png_jmpbuf(png))) {
-        CG_ERROR("cannot write %s: %s", path, err.msg);
+        int e = errno;
+        CG_ERROR("cannot write %s: %s", o->path, err.msg);
+        o->logged = true;
+        errno = e ? e : EIO;
         goto out;
     }
     png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, (png_uint_32)o->w, (png_uint_32)o->h, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
-    for (size_t y = 0; y < h; y++)
-        png_write_row(png, pix + y * w);
+    for (size_t y = 0; y < o->h; y++)
+        png_write_row(png, o->pix + y * o->w);
     png_write_end(png, NULL);
-    st = CG_OK;
+    rc = 0;
 out:
     png_destroy_write_struct(png ? &png : NULL, info ? &info : NULL);
-    return st;
+    return rc;
 }
 
 cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size_t h)
@@ -147,16 +181,43 @@ cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size
                  w, h);
         return CG_E_IO;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        CG_ERROR("cannot write %s: %s", path, strerror(errno));
-        return CG_E_IO;
+    png_out o = {path, pix, w, h, false};
+    if (cg_safefile_write(path, write_rows, &o) == 0) return CG_OK;
+    if (!o.logged) CG_ERROR("cannot write %s: %s", path, cg_fs_strerror(errno));
+    return CG_E_IO;
+}
+
+/* Reads the header of an opened, signature-checked file. */
+static cg_status read_header(const char *path, FILE *f, png_err *err, size_t *w, size_t *h)
+{
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, err, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    cg_status st = CG_E_IO;
+    if (!info) {
+        CG_ERROR("%s: out of memory while reading the PNG file", path);
+        goto out;
     }
-    cg_status st = write_rows(path, f, pix, w, h);
-    if (fclose(f) != 0 && st == CG_OK) {
-        CG_ERROR("cannot write %s: %s", path, strerror(errno));
-        st = CG_E_IO;
+    if (setjmp(png_jmpbuf(png))) {
+        CG_ERROR("%s: corrupt PNG data (%s)", path, feof(f) ? "file ends early: truncated" : err->msg);
+        goto out;
     }
-    if (st != CG_OK) remove(path);
+    png_init_io(png, f);
+    png_set_sig_bytes(png, 8);
+    png_read_info(png, info);
+    *w = png_get_image_width(png, info);
+    *h = png_get_image_height(png, info);
+    st = CG_OK;
+out:
+    png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
+    return st;
+}
+
+cg_status cg_png_read_size(const char *path, size_t *w, size_t *h)
+{
+    png_err err = {{0}};
+    FILE *f = open_png(path);
+    if (!f) return CG_E_IO;
+    cg_status st = read_header(path, f, &err, w, h);
+    fclose(f);
     return st;
 }

@@ -1,5 +1,6 @@
 /* 8-bit greyscale PNG files through libpng: reading converts grey+alpha, RGB and RGBA to grey (Rec. 601
- * luma), 16-bit to 8-bit and palettes to RGB; writing produces 8-bit grey. */
+ * luma), 16-bit to 8-bit, palettes to RGB and drops alpha and tRNS transparency; writing produces 8-bit grey.
+ */
 #ifndef CG_PNGIO_H
 #define CG_PNGIO_H
 #include <stddef.h>
@@ -8,7 +9,11 @@
 
 /* Reads path into a malloc'd w*h byte image. CG_E_IO with one logged line (missing, not a PNG, corrupt). */
 cg_status cg_png_read_grey(const char *path, uint8_t **pix, size_t *w, size_t *h);
-/* Writes a w*h grey image. CG_E_IO with one logged line when the file cannot be written. */
+/* Reads only the header of path: its width and height. CG_E_IO with one logged line, as cg_png_read_grey. */
+cg_status cg_png_read_size(const char *path, size_t *w, size_t *h);
+/* Writes a w*h grey image all-or-nothing (cg_safefile_write: a unique temporary file renamed over path, whose
+ * old content stays on any failure; nothing else is ever removed). CG_E_IO with one logged line when the
+ * file cannot be written. */
 cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size_t h);
 
 #endif

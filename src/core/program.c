@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "core/clerr.h"
 #include "core/fs.h"
 
@@ -24,10 +25,10 @@ cg_status cg_program_source(const cg_ctx *ctx, const char *file, char **text)
         char path[1024];
         size_t n;
         snprintf(path, sizeof path, "%s/%s", ctx->kernel_dir, file);
-        *text = cg_fs_read(path, &n);
+        *text = cg_fs_read_max(path, CG_SOURCE_MAX, &n);
         if (!*text) {
-            CG_ERROR("cannot read kernel source %s: %s (--kernel-dir must hold %s)", path, strerror(errno),
-                     file);
+            CG_ERROR("cannot read kernel source %s: %s (--kernel-dir must hold %s as a regular file)", path,
+                     cg_fs_strerror(errno), file);
             return CG_E_IO;
         }
         return CG_OK;
@@ -39,6 +40,45 @@ cg_status cg_program_source(const cg_ctx *ctx, const char *file, char **text)
     }
     *text = strdup(s);
     return *text ? CG_OK : CG_E_RUNTIME;
+}
+
+cg_status cg_program_check_sources(const char *kernel_dir, const char *const *files, size_t n)
+{
+    for (size_t i = 0; kernel_dir && i < n; i++) {
+        char path[1024];
+        if (snprintf(path, sizeof path, "%s/%s", kernel_dir, files[i]) >= (int)sizeof path) {
+            CG_ERROR("--kernel-dir %s: path too long", kernel_dir);
+            return CG_E_USAGE;
+        }
+        int fd = cg_fs_open_regular(path, NULL);
+        if (fd < 0) {
+            CG_ERROR(
+                "cannot read kernel source %s: %s (--kernel-dir must hold %s as a readable regular file; "
+                "copy it from the source tree, src/workloads/*/)",
+                path, cg_fs_strerror(errno), files[i]);
+            return CG_E_IO;
+        }
+        close(fd);
+    }
+    return CG_OK;
+}
+
+cg_status cg_program_check_kernel(const cg_ctx *ctx, cl_program p, const char *file, const char *kernel)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, kernel, &err);
+    if (k) clReleaseKernel(k);
+    if (err == CL_SUCCESS) return CG_OK;
+    if (err != CL_INVALID_KERNEL_NAME) {
+        CG_ERROR("clCreateKernel(%s) from %s failed: %s", kernel, file, cg_cl_strerror(err));
+        return CG_E_RUNTIME;
+    }
+    if (ctx->kernel_dir)
+        CG_ERROR("kernel '%s' not found in %s/%s (empty file, or the kernel renamed?)", kernel,
+                 ctx->kernel_dir, file);
+    else
+        CG_ERROR("kernel '%s' not found in the built-in %s (build problem)", kernel, file);
+    return CG_E_RUNTIME;
 }
 
 static void log_build_failure(const cg_ctx *ctx, cl_program p, const char *file, cg_build_info *bi)
@@ -94,17 +134,22 @@ static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, cons
     return false;
 }
 
+/* Writes the built binary to the cache; a failure is one warning per run (this process), not one per program.
+ */
 static void try_store(const cg_ctx *ctx, cl_program p, const char *path, cg_cache_key k)
 {
+    static bool warned;
     size_t n = 0;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL) != CL_SUCCESS || n == 0) return;
     unsigned char *bin = malloc(n);
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/programs", ctx->cache_dir);
     if (bin && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS &&
-        (!cg_fs_mkdirs(dir) || !cg_cache_store(path, k, bin, n)))
+        (!cg_fs_mkdirs(dir) || !cg_cache_store(path, k, bin, n)) && !warned) {
         CG_WARN("cannot write program cache %s: %s (continuing without it; --no-cache silences this)", path,
                 strerror(errno));
+        warned = true;
+    }
     free(bin);
 }
 

@@ -63,6 +63,7 @@ static void fill_check(cg_result *row, const cg_check *c)
     row->max_abs_err = c->max_abs_err;
     row->max_rel_err = c->max_rel_err;
     row->tolerance = c->tolerance;
+    row->bound_ratio = c->bound_ratio;
     row->first_mismatch = c->first_index;
     row->mismatches = c->mismatches;
 }
@@ -89,13 +90,17 @@ static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t,
     if (ceil->mad_gflops > 0 && row->flops / (ceil->mad_gflops * 1e9) > floor_s)
         floor_s = row->flops / (ceil->mad_gflops * 1e9);
     row->roofline_pct = floor_s > 0 ? 100.0 * floor_s / s.median : NAN;
-    if (s.cv > 0.05) row->warnings |= CG_WARN_HIGH_CV;
+    if (s.cv > CG_STATS_HIGH_CV) row->warnings |= CG_WARN_HIGH_CV;
     if (s.median < 20e-6) row->warnings |= CG_WARN_TOO_SHORT;
-    if (s.outliers) row->warnings |= CG_WARN_OUTLIERS;
+    /* outliers warn only where they matter: a steady rung (CV under 1%) never does, and high_cv says it */
+    if (s.outliers && s.cv >= CG_STATS_QUIET_CV && !(row->warnings & CG_WARN_HIGH_CV))
+        row->warnings |= CG_WARN_OUTLIERS;
     if (row->roofline_pct > 105) row->warnings |= CG_WARN_ABOVE_ROOF;
 }
 
-/* Warm-up and timed runs, each poisoned, timed and verified. Stops at the first failed check. */
+/* Warm-up and timed runs, each verified. Before each, untimed, every buffer a rung writes (outputs and
+ * intermediates, core/buffers.h) is poisoned, so that the rung starts as if it ran alone. Stops at the first
+ * failed check. */
 static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void *rs, const cg_run_opts *o,
                             double *t, cg_result *row)
 {
@@ -105,8 +110,10 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
     for (int k = 0; k < o->warmup + o->runs; k++) {
         cg_check c;
         double sec = 0;
-        if ((st = w->poison(ctx, state, rs)) != CG_OK || (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK ||
-            (st = cg_events_elapsed(&ev, &sec)) != CG_OK || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
+        if ((st = cg_buffers_poison(ctx, (unsigned)k)) != CG_OK ||
+            (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) ||
+            (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK || (st = cg_events_elapsed(&ev, &sec)) != CG_OK ||
+            (st = w->verify(ctx, state, rs, &c)) != CG_OK)
             break;
         cg_events_clear(&ev);
         fill_check(row, &c);
@@ -146,6 +153,12 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
     row->build_ms = bi.ms;
     row->cache_hit = bi.cache_hit;
+    if (st == CG_OK && r->kernel &&
+        (st = cg_program_check_kernel(ctx, prog, w->cl_file, r->kernel)) != CG_OK) {
+        row->status = CG_RUNG_BUILD_FAILED;
+        snprintf(row->reason, sizeof row->reason, "kernel '%s' not found in %s", r->kernel, w->cl_file);
+        goto out;
+    }
     if (st != CG_OK) {
         row->status = bi.build_failed ? CG_RUNG_BUILD_FAILED : CG_RUNG_CL_ERROR;
         snprintf(row->reason, sizeof row->reason, "%s",
@@ -184,8 +197,12 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
 {
     void *state = NULL;
     char size_desc[64] = "";
+    cg_buffers_clear(ctx); /* the registry holds this workload's buffers only */
     cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
-    if (st != CG_OK) return st;
+    if (st != CG_OK) {
+        cg_buffers_clear(ctx);
+        return st;
+    }
     size_t n = 0, i = 0, first_row = rep->n;
     char label[96]; /* the progress line's name: "convolution[5x5]" for a run with a variant */
     if (o->variant)
@@ -214,5 +231,6 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
     fill_speedups(rep, first_row, w->rungs[0].name);
     if (o->output && w->save_output) st = cg_status_merge(st, w->save_output(ctx, state, o->output));
     w->teardown(state);
+    cg_buffers_clear(ctx);
     return st;
 }

@@ -42,6 +42,6 @@ void cg_stats_compute(const double *x, size_t n, cg_stats *out)
     out->mad = median_sorted(s, n);
     if (out->mad > 0 && n >= 5) /* with fewer samples every spread looks like an outlier */
         for (size_t i = 0; i < n; i++)
-            if (0.6745 * fabs(x[i] - out->median) / out->mad > 3.5) out->outliers++;
+            if (fabs(x[i] - out->median) > CG_STATS_OUTLIER_MADS * out->mad) out->outliers++;
     free(s);
 }

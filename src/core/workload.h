@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/buffers.h"
 #include "core/check.h"
 #include "core/context.h"
 #include "core/events.h"
@@ -51,6 +52,8 @@ typedef struct cg_run_opts {
     const char *pattern;    /* --pattern (histogram) or NULL: the workload's default */
     int filter_w, filter_h; /* one --filter size (convolution), 0 when not given: the workload's default */
     const char *variant;    /* the run's parameter label copied into every row ("32x32"), or NULL */
+    bool check_exact;       /* --check exact: inputs from an exact pattern (small integers, dyadic weights)
+                               whose float reference is exact, compared with zero tolerance */
 } cg_run_opts;
 
 /* One row of a workload's speed estimate (`clgauge run --estimate`, the Apple guide's method): an algorithm's
@@ -87,7 +90,8 @@ typedef struct cg_workload {
     void (*options)(const void *state, const cg_rung *r, char *buf, size_t len);
     /* Creates the rung's kernels from the built program and sets their arguments; *rs is rung state. */
     cg_status (*prepare)(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
-    /* Fills the rung's outputs with a poison value (blocking; not timed). */
+    /* Optional (NULL: none): fills the rung's outputs with a poison value of its own (blocking; not timed).
+     * The runner already poisons every CG_BUF_WRITTEN buffer (core/buffers.h) before every run. */
     cg_status (*poison)(cg_ctx *ctx, void *state, void *rs);
     /* Enqueues one run's commands, recording every command's event in ev. Must not block. */
     cg_status (*enqueue)(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
@@ -99,6 +103,12 @@ typedef struct cg_workload {
     cg_status (*save_output)(cg_ctx *ctx, void *state, const char *path);
     /* Optional: fills at most max rows of the speed estimate for these options; returns how many. */
     size_t (*estimate)(const cg_run_opts *o, cg_estimate *rows, size_t max);
+    /* Optional: checks o (size, --filter, --sigma, --pattern, the --input picture's header) against the
+     * device's limits, as setup would, before the CLI starts any device work; so that a usage error stops
+     * the run before anything is measured or written. CG_E_USAGE (CG_E_IO for an unreadable --input) with
+     * one logged line; creates nothing on the device. */
+    cg_status (*validate)(const cg_ctx *ctx, const cg_run_opts *o);
+    bool takes_sigma; /* accepts --sigma (the CLI refuses it where no selected workload does) */
 } cg_workload;
 
 /* A rung's work-group size: `want` (or `dflt` when want <= 0) clamped to the device's max_wg and rounded down

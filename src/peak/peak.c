@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core/clerr.h"
 #include "core/events.h"
 #include "core/program.h"
@@ -38,6 +39,8 @@ const cg_peak_test cg_peak_tests[] = {
     {"image", "image", "read_imagef nearest/linear vs the same buffer reads", cg_peak_image, false},
 };
 const size_t cg_peak_ntests = sizeof cg_peak_tests / sizeof cg_peak_tests[0];
+_Static_assert(sizeof cg_peak_tests / sizeof cg_peak_tests[0] <= CG_PEAK_MAX_TESTS,
+               "more peak tests than CG_PEAK_MAX_TESTS: raise it in peak/peak.h");
 
 static void valid_names(char *buf, size_t len)
 {
@@ -87,6 +90,11 @@ cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_pe
 {
     cg_peak_env e = {ctx, o, rep, NULL, NULL, NULL};
     cg_status st = CG_OK;
+    size_t n_sel = 0, k = 0;
+    for (size_t i = 0; i < cg_peak_ntests; i++)
+        n_sel += sel[i];
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < cg_peak_ntests; i++) {
         if (!sel[i]) continue;
         e.family = cg_peak_tests[i].family;
@@ -98,6 +106,12 @@ cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_pe
             if (row) cg_peak_set_status(row, CG_PEAK_FAILED, "the test stopped with an error (see the log)");
         }
         clFinish(ctx->queue);
+        if (o->progress) {
+            struct timespec t1;
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            double el = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+            o->progress(rep, before, ++k, n_sel, el, o->user);
+        }
     }
     if (e.util) clReleaseProgram(e.util);
     for (size_t i = 0; i < rep->n; i++) {

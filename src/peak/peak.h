@@ -14,10 +14,19 @@
  * host link or host memcpy comes near 1 TB/s. */
 #define CG_PEAK_ZERO_COPY_BPS 1e12
 
+struct cg_peak_report;
+
+/* Called after each selected test with its rows rep->rows[first .. rep->n-1], its index among the selected
+ * tests (1-based), their count and the seconds spent so far: the CLI streams rows and shows progress. */
+typedef void (*cg_peak_progress_fn)(const struct cg_peak_report *rep, size_t first, size_t i, size_t n,
+                                    double elapsed_s, void *user);
+
 typedef struct cg_peak_opts {
     bool quick;      /* fewer variants and sizes: what `run` measures when no cache exists */
     double max_time; /* seconds of timed runs per figure (one launch also stays under CG_PEAK_WATCHDOG_S) */
     uint64_t seed;   /* seed of the random input data */
+    cg_peak_progress_fn progress; /* NULL: silent */
+    void *user;                   /* handed to progress */
 } cg_peak_opts;
 
 /* What a test function gets: the device, the options, and the report its rows go to. */
@@ -41,6 +50,9 @@ typedef struct cg_peak_test {
 
 extern const cg_peak_test cg_peak_tests[];
 extern const size_t cg_peak_ntests;
+/* The most tests the table may hold: a selection is a bool sel[CG_PEAK_MAX_TESTS]. peak.c refuses to compile
+ * past it: raise it here. */
+#define CG_PEAK_MAX_TESTS 64
 
 /* Parses --only ("bandwidth,fp32": families or test names; NULL: every test, or the quick ones when quick)
  * into sel[cg_peak_ntests]. An unknown name: one logged line naming the valid names, CG_E_USAGE. */

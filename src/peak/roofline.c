@@ -4,6 +4,7 @@
 #include "peak/roofline.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "core/log.h"
 #include "core/program.h"
 #include "peak/peak.h"
+
+#define ROOFLINE_MAX ((size_t)1 << 20) /* a roofline cache file is a few hundred bytes */
 
 static void cache_file(const cg_ctx *ctx, bool full, char *path, size_t len)
 {
@@ -28,15 +31,21 @@ static void cache_file(const cg_ctx *ctx, bool full, char *path, size_t len)
     snprintf(path, len, "%s/roofline-%s-%s.json", ctx->cache_dir, full ? "peak" : "quick", hex);
 }
 
-static bool load(const char *path, cg_roofline *r)
+bool cg_roofline_load(const char *path, cg_roofline *r)
 {
-    char *buf = cg_fs_read(path, NULL);
-    if (!buf) return false;
+    char *buf = cg_fs_read_max(path, ROOFLINE_MAX, NULL);
+    if (!buf) {
+        if (errno != ENOENT)
+            CG_WARN("roofline cache %s: %s; measuring again (delete it, or --no-cache)", path,
+                    cg_fs_strerror(errno));
+        return false;
+    }
     cJSON *j = cJSON_Parse(buf);
     cJSON *c = cJSON_GetObjectItem(j, "copy_gbps"), *rd = cJSON_GetObjectItem(j, "read_gbps"),
           *m = cJSON_GetObjectItem(j, "mad_gflops");
     bool ok = cJSON_IsNumber(c) && cJSON_IsNumber(rd) && cJSON_IsNumber(m) && c->valuedouble > 0 &&
-              rd->valuedouble > 0 && m->valuedouble > 0;
+              rd->valuedouble > 0 && m->valuedouble > 0 && /* 1e999 reads as inf: refused too */
+              isfinite(c->valuedouble + rd->valuedouble + m->valuedouble);
     if (ok) {
         r->copy_gbps = c->valuedouble;
         r->read_gbps = rd->valuedouble;
@@ -51,10 +60,9 @@ static bool load(const char *path, cg_roofline *r)
 
 void cg_roofline_save(const cg_ctx *ctx, const cg_roofline *r)
 {
-    char path[1200], tmp[1300];
+    char path[1200];
     if (ctx->no_cache || !ctx->cache_dir[0]) return;
     cache_file(ctx, r->full, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     cg_fs_mkdirs(ctx->cache_dir);
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "format", 2);
@@ -65,13 +73,9 @@ void cg_roofline_save(const cg_ctx *ctx, const cg_roofline *r)
     cJSON_AddNumberToObject(j, "read_gbps", r->read_gbps);
     cJSON_AddNumberToObject(j, "mad_gflops", r->mad_gflops);
     char *text = cJSON_Print(j);
-    FILE *f = text ? fopen(tmp, "wb") : NULL;
-    bool ok = f && fputs(text, f) >= 0;
-    if (f) ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
+    errno = ENOMEM;
+    if (!text || !cg_fs_write_atomic(path, text, strlen(text)))
         CG_WARN("cannot write roofline cache %s: %s (continuing without it)", path, strerror(errno));
-    }
     free(text);
     cJSON_Delete(j);
 }
@@ -80,7 +84,7 @@ void cg_roofline_save(const cg_ctx *ctx, const cg_roofline *r)
 static cg_status measure(cg_ctx *ctx, cg_roofline *out)
 {
     cg_peak_opts o = {.quick = true, .max_time = 1.0, .seed = 1};
-    bool sel[64];
+    bool sel[CG_PEAK_MAX_TESTS];
     cg_peak_report rep;
     cg_peak_report_init(&rep);
     cg_status st = cg_peak_select(NULL, true, sel);
@@ -102,7 +106,7 @@ cg_status cg_roofline_get(cg_ctx *ctx, bool no_cache, cg_roofline *out)
     bool cache = !no_cache && ctx->cache_dir[0];
     for (int full = 1; cache && full >= 0; full--) {
         cache_file(ctx, full, path, sizeof path);
-        if (load(path, out)) {
+        if (cg_roofline_load(path, out)) {
             out->from_cache = true;
             out->full = full;
             return CG_OK;

@@ -19,6 +19,11 @@ typedef struct cg_roofline {
  * corrupt cache file is measured again with a warning. */
 cg_status cg_roofline_get(cg_ctx *ctx, bool no_cache, cg_roofline *out);
 
+/* Reads one roofline cache file (exposed for the fuzz target tests/fuzz/fuzz_roofline.c): true with the three
+ * ceilings set (each a number > 0) in r; false when the file is missing or unreadable, or with one warning
+ * when it is corrupt. Never crashes or hangs on a hostile file. */
+bool cg_roofline_load(const char *path, cg_roofline *r);
+
 /* Caches ceilings taken from a peak run (full: a run of every bandwidth width and fp32 width, which `run`
  * then prefers). Failure to write is a warning. */
 void cg_roofline_save(const cg_ctx *ctx, const cg_roofline *r);

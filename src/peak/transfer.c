@@ -74,7 +74,11 @@ static cg_status one_size(cg_peak_env *e, const char *mode, xop op, cl_mem dev, 
     return st;
 }
 
-/* The sizes of the curve: 4 KiB x 4^k up to 1 GiB (256 MiB on a CPU), within the device's limits. */
+/* The sizes of the curve: 4 KiB x 4^k up to 1 GiB (256 MiB on a CPU), within the device's limits: at most
+ * XFER_MAX_SIZES, the length of the arrays that hold them. */
+#define XFER_MAX_SIZES 16
+_Static_assert(((size_t)4096 << 2 * (XFER_MAX_SIZES - 1)) > ((size_t)1 << 30),
+               "4 KiB x 4^k up to 1 GiB needs more than XFER_MAX_SIZES sizes");
 static size_t sizes(const cg_peak_env *e, size_t *out)
 {
     const cg_device *d = e->ctx->dev;
@@ -103,7 +107,7 @@ static void zero_copy_curve(cg_peak_report *rep, size_t first)
 
 static cg_status curve(cg_peak_env *e, const char *mode, xop op, cl_mem dev, void *host)
 {
-    size_t n[16], k = sizes(e, n), first = e->rep->n;
+    size_t n[XFER_MAX_SIZES], k = sizes(e, n), first = e->rep->n;
     cg_status st = CG_OK;
     for (size_t i = 0; i < k && st == CG_OK; i++)
         st = one_size(e, mode, op, dev, host, n[i]);
@@ -127,7 +131,7 @@ static void *random_host(const cg_peak_env *e, size_t n)
 
 static size_t top_size(const cg_peak_env *e)
 {
-    size_t n[16], k = sizes(e, n);
+    size_t n[XFER_MAX_SIZES], k = sizes(e, n);
     return n[k - 1];
 }
 

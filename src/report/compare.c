@@ -2,12 +2,14 @@
  * judging each change against the threshold and the runs' own spread (same device), or setting two devices
  * side by side (which rung wins where, per group). The rule: a change of the median counts only when |new -
  * old| / old exceeds both the threshold and CG_COMPARE_NOISE_K * sqrt(sd_old^2 + sd_new^2) / old, the runs'
- * combined standard deviation. */
+ * combined standard deviation. Rows are found through sorted indices (rowsort.h): O(n log n) in all. */
 #include "report/compare.h"
+#include "report/rowsort.h"
 #include "report/units.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NAME_LEN (CG_GROUP_LEN + 34) /* workload[variant]:rung */
@@ -31,16 +33,60 @@ static double sd(const cg_result *r)
     return isfinite(r->t_stddev) && r->t_stddev > 0 ? r->t_stddev : 0;
 }
 
-/* The row of b matching r: same group (workload and variant) and rung, and the same size unless any_size. */
-static const cg_result *match(const cg_report *b, const cg_result *r, bool any_size)
+/* Group, then rung. */
+static int cmp_rung(const cg_result *a, const cg_result *b)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        const cg_result *o = &b->rows[i];
-        if (cg_result_same_group(o, r) && !strcmp(o->rung, r->rung) &&
-            (any_size || !strcmp(o->size_desc, r->size_desc)))
-            return o;
-    }
-    return NULL;
+    int c = cg_row_cmp_group(a, b);
+    return c ? c : strcmp(a->rung, b->rung);
+}
+
+/* Group, rung, then size. */
+static int cmp_rung_size(const cg_result *a, const cg_result *b)
+{
+    int c = cmp_rung(a, b);
+    return c ? c : strcmp(a->size_desc, b->size_desc);
+}
+
+/* Group, then the rows that ran ok before the others, fastest first. */
+static int cmp_time(const cg_result *a, const cg_result *b)
+{
+    int c = cg_row_cmp_group(a, b);
+    if (c) return c;
+    bool oa = timed_ok(a), ob = timed_ok(b);
+    if (oa != ob) return oa ? -1 : 1;
+    return !oa ? 0 : a->t_median < b->t_median ? -1 : a->t_median > b->t_median;
+}
+
+/* One run with its rows sorted three ways. */
+typedef struct run {
+    const cg_report *rep;
+    size_t *by_rung, *by_rung_size, *by_time;
+} run;
+
+static void run_fini(run *x)
+{
+    free(x->by_rung);
+    free(x->by_rung_size);
+    free(x->by_time);
+}
+
+static bool run_init(run *x, const cg_report *rep)
+{
+    x->rep = rep;
+    x->by_rung = cg_rows_sort(rep, cmp_rung);
+    x->by_rung_size = cg_rows_sort(rep, cmp_rung_size);
+    x->by_time = cg_rows_sort(rep, cmp_time);
+    if (x->by_rung && x->by_rung_size && x->by_time) return true;
+    run_fini(x);
+    return false;
+}
+
+/* The row of b matching r: same group (workload and variant) and rung, and the same size unless any_size;
+ * the first such row of b. */
+static const cg_result *match(const run *b, const cg_result *r, bool any_size)
+{
+    return any_size ? cg_rows_find(b->rep, b->by_rung, cmp_rung, r)
+                    : cg_rows_find(b->rep, b->by_rung_size, cmp_rung_size, r);
 }
 
 /* "reduction:best", or "convolution[32x32]:best" for a row of a --filter sweep. */
@@ -91,13 +137,19 @@ static void print_pair(FILE *out, int width, const cg_result *o, const cg_result
     row_name(o, name, sizeof name);
     cg_fmt_time(to, sizeof to, timed_ok(o) || o->status == CG_RUNG_WRONG ? o->t_median : 0);
     cg_fmt_time(tn, sizeof tn, timed_ok(n) || n->status == CG_RUNG_WRONG ? n->t_median : 0);
-    if (isfinite(d)) snprintf(dc, sizeof dc, "%+.1f%%", 100 * d);
-    if (isfinite(noise)) snprintf(nc, sizeof nc, "%.1f%%", 100 * noise);
+    if (isfinite(d)) {
+        dc[0] = d >= 0 ? '+' : '-';
+        cg_fmt_fixed(dc + 1, sizeof dc - 2, 100 * fabs(d), 1);
+        strcat(dc, "%");
+    }
+    if (isfinite(noise)) {
+        cg_fmt_fixed(nc, sizeof nc - 1, 100 * noise, 1);
+        strcat(nc, "%");
+    }
     fprintf(out, "%-*s %-16s %10s %10s %8s %7s  %s\n", width, name, o->size_desc, to, tn, dc, nc, verdict);
 }
 
-static void list_unmatched(FILE *out, const cg_report *a, const cg_report *b, bool any_size,
-                           const char *label)
+static void list_unmatched(FILE *out, const cg_report *a, const run *b, bool any_size, const char *label)
 {
     bool first = true;
     for (size_t i = 0; i < a->n; i++) {
@@ -111,9 +163,10 @@ static void list_unmatched(FILE *out, const cg_report *a, const cg_report *b, bo
     if (!first) fputc('\n', out);
 }
 
-static cg_compare_result same_device(const cg_report *a, const char *na, const cg_report *b, const char *nb,
-                                     double thr, FILE *out)
+static cg_compare_result same_device(const run *ra, const char *na, const run *rb, const char *nb, double thr,
+                                     FILE *out)
 {
+    const cg_report *a = ra->rep, *b = rb->rep;
     tally t = {0};
     fprintf(out, "compare on %s\n  old: %s (%s, git %s, driver %s)\n  new: %s (%s, git %s, driver %s)\n",
             a->device.name, na, a->time_utc, a->git_commit, a->device.driver, nb, b->time_utc, b->git_commit,
@@ -126,7 +179,7 @@ static cg_compare_result same_device(const cg_report *a, const char *na, const c
     fprintf(out, "%-*s %-16s %10s %10s %8s %7s  %s\n", width, "rung", "size", "old", "new", "change", "noise",
             "verdict");
     for (size_t i = 0; i < a->n; i++) {
-        const cg_result *o = &a->rows[i], *n = match(b, o, false);
+        const cg_result *o = &a->rows[i], *n = match(rb, o, false);
         if (!n) continue;
         double d, noise;
         t.matched++;
@@ -135,65 +188,62 @@ static cg_compare_result same_device(const cg_report *a, const char *na, const c
     }
     if (!t.matched) return CG_CMP_NOTHING_IN_COMMON;
     fputc('\n', out);
-    list_unmatched(out, a, b, false, "only in old: ");
-    list_unmatched(out, b, a, false, "only in new: ");
+    list_unmatched(out, a, rb, false, "only in old: ");
+    list_unmatched(out, b, ra, false, "only in new: ");
     fprintf(out, "%zu regressed, %zu now failing, %zu faster, %zu same, %zu other\n", t.slower, t.now_failing,
             t.faster, t.same, t.other);
     return t.slower || t.now_failing ? CG_CMP_REGRESSED : CG_CMP_OK;
 }
 
-/* Rank of r among the rungs of its group that ran ok in rep, fastest first; 0 when r did not run ok. */
-static int rank_of(const cg_report *rep, const cg_result *r)
+/* Rank of r among the rungs of its group that ran ok in x, fastest first; 0 when r did not run ok. */
+static int rank_of(const run *x, const cg_result *r)
 {
     if (!timed_ok(r)) return 0;
-    int rank = 1;
-    for (size_t i = 0; i < rep->n; i++) {
-        const cg_result *o = &rep->rows[i];
-        rank += cg_result_same_group(o, r) && timed_ok(o) && o->t_median < r->t_median;
-    }
-    return rank;
+    size_t first = cg_rows_lower(x->rep, x->by_time, cg_row_cmp_group, r);
+    return (int)(cg_rows_lower(x->rep, x->by_time, cmp_time, r) - first) + 1;
 }
 
-/* The fastest row that ran ok in rep of the group of `group` (a row of either run); NULL when none did. */
-static const cg_result *best_of(const cg_report *rep, const cg_result *group)
+/* The fastest row that ran ok in x of the group of `group` (a row of either run); NULL when none did. */
+static const cg_result *best_of(const run *x, const cg_result *group)
 {
-    const cg_result *best = NULL;
-    for (size_t i = 0; i < rep->n; i++) {
-        const cg_result *o = &rep->rows[i];
-        if (cg_result_same_group(o, group) && timed_ok(o) && (!best || o->t_median < best->t_median))
-            best = o;
-    }
-    return best;
+    const cg_result *best = cg_rows_find(x->rep, x->by_time, cg_row_cmp_group, group);
+    return best && timed_ok(best) ? best : NULL;
 }
 
-static void side_cells(FILE *out, const cg_report *rep, const cg_result *r)
+static void side_cells(FILE *out, const run *x, const cg_result *r)
 {
     char t[32], s[16] = "-", k[16] = "-";
     bool ok = r && timed_ok(r);
     cg_fmt_time(t, sizeof t, ok ? r->t_median : 0);
-    if (ok && r->speedup > 0) snprintf(s, sizeof s, "%.2fx", r->speedup);
-    if (ok) snprintf(k, sizeof k, "%d", rank_of(rep, r));
+    if (ok && r->speedup > 0) {
+        cg_fmt_fixed(s, sizeof s - 1, r->speedup, 2);
+        strcat(s, "x");
+    }
+    if (ok) snprintf(k, sizeof k, "%d", rank_of(x, r));
     if (r && !ok)
         snprintf(t, sizeof t, "%s", r->status == CG_RUNG_WRONG ? "FAILED" : cg_rung_status_name(r->status));
     fprintf(out, " %12s %9s %5s", t, s, k);
 }
 
-static void side_summary(FILE *out, const cg_report *a, const cg_report *b, const cg_result *group)
+static void side_summary(FILE *out, const run *a, const run *b, const cg_result *group)
 {
     const cg_result *ba = best_of(a, group), *bb = best_of(b, group);
     char label[CG_GROUP_LEN];
     cg_result_group(group, label, sizeof label);
     fprintf(out, "  %s: best on A: %s", label, ba ? ba->rung : "-");
-    if (ba) fprintf(out, " (%.2fx over the first rung)", ba->speedup);
+    char x[16];
+    if (ba) cg_fmt_fixed(x, sizeof x, ba->speedup, 2);
+    if (ba) fprintf(out, " (%sx over the first rung)", x);
     fprintf(out, "; best on B: %s", bb ? bb->rung : "-");
-    if (bb) fprintf(out, " (%.2fx)", bb->speedup);
+    if (bb) cg_fmt_fixed(x, sizeof x, bb->speedup, 2);
+    if (bb) fprintf(out, " (%sx)", x);
     fprintf(out, "%s\n",
             ba && bb && strcmp(ba->rung, bb->rung) ? ": the best rung depends on the device" : "");
 }
 
-static cg_compare_result two_devices(const cg_report *a, const char *na, const cg_report *b, const char *nb,
-                                     FILE *out)
+static cg_compare_result two_devices(const run *ra, const char *na, const run *rb, const char *nb, FILE *out)
 {
+    const cg_report *a = ra->rep, *b = rb->rep;
     size_t matched = 0;
     fprintf(out,
             "two devices, side by side (times differ by hardware; speedup and rank are within each "
@@ -204,22 +254,22 @@ static cg_compare_result two_devices(const cg_report *a, const char *na, const c
             "B median", "B speedup", "rank");
     const cg_result *group = NULL; /* a row of the group being listed */
     for (size_t i = 0; i < a->n; i++) {
-        const cg_result *r = &a->rows[i], *o = match(b, r, true);
+        const cg_result *r = &a->rows[i], *o = match(rb, r, true);
         if (!o) continue;
-        if (group && !cg_result_same_group(group, r)) side_summary(out, a, b, group);
+        if (group && !cg_result_same_group(group, r)) side_summary(out, ra, rb, group);
         group = r;
         matched++;
         char name[NAME_LEN];
         row_name(r, name, sizeof name);
         fprintf(out, "%-*s", width, name);
-        side_cells(out, a, r);
-        side_cells(out, b, o);
+        side_cells(out, ra, r);
+        side_cells(out, rb, o);
         fputc('\n', out);
     }
     if (!matched) return CG_CMP_NOTHING_IN_COMMON;
-    side_summary(out, a, b, group);
-    list_unmatched(out, a, b, true, "only on A: ");
-    list_unmatched(out, b, a, true, "only on B: ");
+    side_summary(out, ra, rb, group);
+    list_unmatched(out, a, rb, true, "only on A: ");
+    list_unmatched(out, b, ra, true, "only on B: ");
     return CG_CMP_OK;
 }
 
@@ -227,16 +277,29 @@ cg_compare_result cg_compare(const cg_report *a, const char *name_a, const cg_re
                              double threshold_pct, FILE *out, char *err, size_t errlen)
 {
     bool same = !strcmp(a->device.name, b->device.name) && !strcmp(a->device.platform, b->device.platform);
+    run ra, rb;
+    if (!run_init(&ra, a)) {
+        snprintf(err, errlen, "out of memory comparing %s (%zu rows) and %s", name_a, a->n, name_b);
+        return CG_CMP_NO_MEMORY;
+    }
+    if (!run_init(&rb, b)) {
+        run_fini(&ra);
+        snprintf(err, errlen, "out of memory comparing %s and %s (%zu rows)", name_a, name_b, b->n);
+        return CG_CMP_NO_MEMORY;
+    }
     size_t common = 0;
     for (size_t i = 0; i < a->n; i++)
-        common += match(b, &a->rows[i], !same) != NULL;
-    if (!common) {
+        common += match(&rb, &a->rows[i], !same) != NULL;
+    cg_compare_result rc = CG_CMP_NOTHING_IN_COMMON;
+    if (!common)
         snprintf(err, errlen,
                  "%s and %s have no rung in common (same workload, variant and rung%s); compare runs "
                  "of the same ladders",
                  name_a, name_b, same ? ", and size on the same device" : "");
-        return CG_CMP_NOTHING_IN_COMMON;
-    }
-    return same ? same_device(a, name_a, b, name_b, threshold_pct / 100, out)
-                : two_devices(a, name_a, b, name_b, out);
+    else
+        rc = same ? same_device(&ra, name_a, &rb, name_b, threshold_pct / 100, out)
+                  : two_devices(&ra, name_a, &rb, name_b, out);
+    run_fini(&ra);
+    run_fini(&rb);
+    return rc;
 }

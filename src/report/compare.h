@@ -9,6 +9,7 @@
 #define CG_COMPARE_NOISE_K 2.0
 
 typedef enum cg_compare_result {
+    CG_CMP_NO_MEMORY = -2,         /* out of memory: err says so */
     CG_CMP_NOTHING_IN_COMMON = -1, /* no rung matched: err says why */
     CG_CMP_OK = 0,        /* nothing regressed (or two devices: a side-by-side table, never a failure) */
     CG_CMP_REGRESSED = 1, /* a rung slowed beyond threshold and noise, or passed before and fails now */

@@ -5,7 +5,7 @@
 
 #define F(name, kind, member, unit)                                                                          \
     {                                                                                                        \
-        name, kind, offsetof(cg_result, member), unit                                                        \
+        name, kind, offsetof(cg_result, member), unit, sizeof((cg_result *)0)->member                        \
     }
 
 const cg_field cg_result_fields[] = {
@@ -43,6 +43,7 @@ const cg_field cg_result_fields[] = {
     F("max_abs_err", CG_F_DOUBLE, max_abs_err, ""),
     F("max_rel_err", CG_F_DOUBLE, max_rel_err, ""),
     F("tolerance", CG_F_DOUBLE, tolerance, ""),
+    F("bound_ratio", CG_F_DOUBLE, bound_ratio, "1"),
     F("first_mismatch", CG_F_LL, first_mismatch, ""),
     F("mismatches", CG_F_SIZE, mismatches, ""),
     /* build */

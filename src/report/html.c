@@ -23,7 +23,8 @@ typedef struct page {
     const char *labels[MAX_RUNS];
     char label_buf[MAX_RUNS][300];
     const cg_result *groups[MAX_GROUPS]; /* per group (workload and variant), its first row */
-    size_t ngroups;
+    bool timed[MAX_GROUPS];              /* some row of the group has a time to chart */
+    size_t ngroups, dropped;             /* dropped: rows of groups past MAX_GROUPS (not on the page) */
     char *ladder[MAX_GROUPS], *roofline[MAX_GROUPS];
 } page;
 
@@ -33,8 +34,10 @@ static const char style[] =
     "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
     "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}th{background:#f0f3f8;text-align:left}"
     "td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-    ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0;flex:1 1 540px}"
-    "figure svg{width:100%;height:auto;border:1px solid #eee}figcaption{font-size:.85em;color:#555}"
+    ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0;flex:0 1 570px;min-width:0}"
+    "figure svg{display:block;box-sizing:border-box;width:100%;height:auto;border:1px solid #eee}"
+    "figcaption{font-size:.85em;color:#555}.nochart{box-sizing:border-box;aspect-ratio:620/400;"
+    "border:1px dashed #ccc;padding:1em;color:#555;display:flex;align-items:center}"
     "tr.failed td{background:#fbe9e9}.st-failed{color:#c44e52;font-weight:bold}.st-skip{color:#777}"
     ".why{color:#444}.reason{color:#c44e52}.warn{color:#a06000}code{font-size:.95em}"
     ".meta "
@@ -65,7 +68,18 @@ static void esc(FILE *f, const char *s)
     }
 }
 
-/* Groups over all runs in order of first appearance; run labels (device, "#j" where a device repeats). */
+/* The group of row r: g when r belongs to it, else found or added (p->ngroups when there is no room). */
+static size_t find_group(page *p, const cg_result *r, size_t g)
+{
+    if (g < p->ngroups && cg_result_same_group(p->groups[g], r)) return g;
+    for (g = 0; g < p->ngroups && !cg_result_same_group(p->groups[g], r); g++) {
+    }
+    if (g == p->ngroups && g < MAX_GROUPS) p->groups[p->ngroups++] = r;
+    return g;
+}
+
+/* Groups over all runs in order of first appearance (one pass; consecutive rows of one group are found at
+ * once); run labels (device, "#j" where a device repeats). */
 static void index_page(page *p)
 {
     for (size_t j = 0; j < p->nruns; j++) {
@@ -75,11 +89,13 @@ static void index_page(page *p)
             dup |= k != j && !strcmp(p->runs[k]->device.name, r->device.name);
         snprintf(p->label_buf[j], sizeof p->label_buf[j], dup ? "%s #%zu" : "%s", r->device.name, j + 1);
         p->labels[j] = p->label_buf[j];
+        size_t g = 0;
         for (size_t i = 0; i < r->n; i++) {
-            size_t g = 0;
-            while (g < p->ngroups && !cg_result_same_group(p->groups[g], &r->rows[i]))
-                g++;
-            if (g == p->ngroups && g < MAX_GROUPS) p->groups[p->ngroups++] = &r->rows[i];
+            g = find_group(p, &r->rows[i], g);
+            if (g < p->ngroups)
+                p->timed[g] |= cg_plot_timed(&r->rows[i]);
+            else
+                p->dropped++;
         }
     }
 }
@@ -328,15 +344,22 @@ static void write_group(FILE *f, const page *p, size_t g)
     fprintf(
         f,
         "<div class=\"charts\"><figure>%s<figcaption>Median time per rung, lower is better; the error bar "
-        "spans the fastest and the slowest timed run. FAILED rungs (wrong result) are red.</figcaption>"
+        "spans the fastest and the slowest timed run. FAILED rungs (wrong result) are red.%s</figcaption>"
         "</figure>\n",
-        p->ladder[g]);
+        p->ladder[g],
+        p->timed[g] ? ""
+                    : " No rung of this group was timed (every one failed to build or run, or is unsupported "
+                      "here): the table below says why.");
     if (p->roofline[g])
         fprintf(f,
                 "<figure>%s<figcaption>Roofline: the device's measured bandwidth (solid: read, dashed: copy) "
                 "and fp32 MAD ceilings; each rung that ran is a point at its model FLOPs per byte."
                 "</figcaption></figure>\n",
                 p->roofline[g]);
+    else
+        fputs("<figure><div class=\"nochart\">No roofline chart: no rung of this group ran with model FLOPs "
+              "(a workload that only moves data is judged by its bandwidth in the table).</div></figure>\n",
+              f);
     fputs("</div>\n", f);
     write_table(f, p, group);
     fputs("</section>\n", f);
@@ -364,6 +387,11 @@ static int emit_page(FILE *f, const void *ctx)
         fputs("</a>", f);
     }
     fputs(" &middot; <a href=\"#runs\">device and run</a></p>\n", f);
+    if (p->dropped)
+        fprintf(f,
+                "<p class=\"warn\">%zu rows of further workloads are not on this page (it shows at most %d "
+                "workloads and filter sizes): report those runs on a page of their own.</p>\n",
+                p->dropped, MAX_GROUPS);
     for (size_t g = 0; g < p->ngroups; g++)
         write_group(f, p, g);
     write_meta(f, p);

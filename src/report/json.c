@@ -3,6 +3,7 @@
  * pass 2^53 (seed, counts) are written as exact digits. docs/report-schema.md describes every key. */
 #include "report/report.h"
 #include "report/outfile.h"
+#include "report/utf8.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,9 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A string, a byte that is not valid UTF-8 written as '?' (a driver's name or a build log cut short must not
+ * make the file invalid JSON). */
 static bool add_str(cJSON *o, const char *key, const char *s)
 {
-    return cJSON_AddStringToObject(o, key, s) != NULL;
+    char small[1100], *buf = small;
+    size_t size = strlen(s) + 1;
+    if (size > sizeof small && !(buf = malloc(size))) return false;
+    cg_utf8_clean(buf, size, s, false);
+    bool ok = cJSON_AddStringToObject(o, key, buf) != NULL;
+    if (buf != small) free(buf);
+    return ok;
 }
 
 static bool add_num(cJSON *o, const char *key, double v)

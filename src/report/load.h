@@ -5,9 +5,15 @@
 #include "report/result.h"
 
 /* Reads PATH into r (initialised here; cg_report_fini frees it, also after a failure). Returns 0, or -1 with
- * one line in err naming the file, what is wrong and what to do: the file cannot be read, is not valid JSON
- * (truncated or corrupt), is not a clgauge run, has another schema_version than CG_SCHEMA_VERSION, or lacks a
- * required key. Keys a version-1 writer may add later are ignored; missing optional keys read as 0 or "". */
+ * one line in err naming the file, what is wrong and what to do: the path is not a regular file (a directory
+ * or FIFO is refused without waiting or reading) or cannot be read, is over 256 MiB, 2^23 JSON values or
+ * 200,000 rows, is not valid JSON (truncated, corrupt, nested over 1000 deep), is not a clgauge run, has
+ * another schema_version than CG_SCHEMA_VERSION; or, with the line starting "damaged file: PATH: field X
+ * [of row N]", a key has the wrong type or value (a timing that is not a number of seconds from 0 to 1e6 or
+ * null, a median not above 0 in an ok row, ...), is given twice, or is required (workload, rung, status,
+ * t_median_s) and missing. Keys a version-1 writer may add later are ignored; missing optional keys read as
+ * 0 or "". Strings are cut on a UTF-8 character boundary; invalid UTF-8 and control characters in them read
+ * as '?' (tab, CR, LF as a space), so no text from the file reaches a terminal or a page raw. */
 int cg_report_load(const char *path, cg_report *r, char *err, size_t errlen);
 
 #endif

@@ -20,7 +20,10 @@ static void fmt_value(const cg_peak_row *row, char *buf, size_t n)
     }
     double v = row->value;
     int prec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-    snprintf(buf, n, "%.*f %s", prec, v, row->unit);
+    if (fabs(v) >= 1e12) /* bounded width, whatever the value */
+        snprintf(buf, n, "%.3g %s", v, row->unit);
+    else
+        snprintf(buf, n, "%.*f %s", prec, v, row->unit);
 }
 
 static void cells(const cg_peak_row *row, char c[NCOL][168])

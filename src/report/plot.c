@@ -1,11 +1,16 @@
-/* Running gnuplot for the charts: the script goes to a private temp directory and is fed to gnuplot on its
- * standard input (posix_spawnp, no shell), the SVG comes back from a file there, its stderr is kept for the
- * error line. The SVG is then made fit for inlining: the XML prolog dropped, the caller's attributes added to
- * <svg>, every id (and every reference to one) prefixed per chart so that several charts share a page. */
+/* Running gnuplot for the charts: the script and its data file go to a private temp directory, the script is
+ * fed to gnuplot on its standard input (posix_spawnp, no shell, its own process group), the SVG comes back on
+ * its standard output (a file there), its stderr is kept for the error line. A run is bounded in time, and a
+ * signal while the directory exists stops gnuplot and removes the directory first. The SVG is then made fit
+ * for inlining: the XML prolog dropped, the caller's attributes added to <svg>, every id (and every reference
+ * to one) prefixed per chart so that several charts share a page. */
 #include "report/plot.h"
+#include "report/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -30,36 +36,131 @@ bool cg_plot_available(void)
     return false;
 }
 
-void cg_plot_quote(char *dst, size_t n, const char *s)
+bool cg_plot_timeout(double *seconds, char *err, size_t errlen)
 {
-    size_t k = 0;
-    for (; *s && k + 1 < n; s++)
-        if (!strchr("\"\\<>&", *s) && (unsigned char)*s >= 0x20) dst[k++] = *s;
-    if (n) dst[k] = '\0';
+    const char *v = getenv(CG_PLOT_TIMEOUT_ENV);
+    char *end;
+    *seconds = CG_PLOT_TIMEOUT_DEFAULT;
+    if (!v || !*v) return true;
+    double s = strtod(v, &end);
+    if (end != v && !*end && s > 0 && s <= 86400) {
+        *seconds = s;
+        return true;
+    }
+    snprintf(err, errlen,
+             "%s=%.40s is not a number of seconds: set it to a number above 0 (at most 86400), or unset it",
+             CG_PLOT_TIMEOUT_ENV, v);
+    return false;
 }
 
-typedef struct tmpfiles {
-    char dir[512], gp[600], svg[600], log[600];
-} tmpfiles;
+void cg_plot_label(char *dst, size_t n, const char *s)
+{
+    if (n < 3) {
+        if (n) dst[0] = '\0';
+        return;
+    }
+    dst[0] = '"';
+    cg_utf8_clean(dst + 1, n - 2, s, true);
+    size_t k = 1;
+    for (; dst[k]; k++)
+        if (dst[k] == '"') dst[k] = '\'';
+    dst[k] = '"';
+    dst[k + 1] = '\0';
+}
 
-static bool make_tmp(tmpfiles *t)
+/* The temp directory of the chart being drawn and the gnuplot drawing it, read by the signal handler. */
+static struct {
+    char dir[512], gp[600], dat[600], svg[600], log[600];
+    volatile sig_atomic_t active; /* dir exists */
+    volatile pid_t pid;           /* gnuplot running, else 0 */
+} live;
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+static struct sigaction saved[NCAUGHT];
+static bool installed[NCAUGHT];
+
+static void remove_files(void)
+{
+    unlink(live.gp);
+    unlink(live.dat);
+    unlink(live.svg);
+    unlink(live.log);
+    rmdir(live.dir);
+}
+
+/* Async-signal-safe only: stop gnuplot, remove the directory, then let the signal take its former course. */
+static void on_signal(int sig)
+{
+    pid_t pid = live.pid;
+    if (pid > 0) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    if (live.active) remove_files();
+    live.active = 0;
+    for (size_t i = 0; i < NCAUGHT; i++)
+        if (caught[i] == sig) sigaction(sig, &saved[i], NULL);
+    raise(sig);
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaddset(&set, caught[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* A directory name gnuplot can take in a single-quoted string: no quote, backquote, @ or control character.
+ */
+static bool safe_path(const char *s)
+{
+    return strlen(s) <= 400 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,") == strlen(s);
+}
+
+/* Creates the directory and installs the handlers (signals blocked meanwhile, so that a signal sees either
+ * nothing or the whole directory name). SIGHUP or SIGINT ignored by the caller (nohup) stay ignored. */
+static bool make_tmp(void)
 {
     const char *base = getenv("TMPDIR");
-    if (!base || !*base || strchr(base, '\'') || strlen(base) > 400) base = "/tmp";
-    snprintf(t->dir, sizeof t->dir, "%s/clgauge-plot-XXXXXX", base);
-    if (!mkdtemp(t->dir)) return false;
-    snprintf(t->gp, sizeof t->gp, "%s/plot.gp", t->dir);
-    snprintf(t->svg, sizeof t->svg, "%s/plot.svg", t->dir);
-    snprintf(t->log, sizeof t->log, "%s/stderr.txt", t->dir);
-    return true;
+    if (!base || !*base || !safe_path(base)) base = "/tmp";
+    sigset_t old;
+    block_signals(&old);
+    snprintf(live.dir, sizeof live.dir, "%s/clgauge-plot-XXXXXX", base);
+    bool ok = mkdtemp(live.dir) != NULL;
+    if (ok) {
+        snprintf(live.gp, sizeof live.gp, "%s/plot.gp", live.dir);
+        snprintf(live.dat, sizeof live.dat, "%s/plot.dat", live.dir);
+        snprintf(live.svg, sizeof live.svg, "%s/plot.svg", live.dir);
+        snprintf(live.log, sizeof live.log, "%s/stderr.txt", live.dir);
+        live.active = 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (size_t i = 0; i < NCAUGHT; i++)
+            sigaddset(&sa.sa_mask, caught[i]);
+        for (size_t i = 0; i < NCAUGHT; i++)
+            installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
+                           sigaction(caught[i], &sa, NULL) == 0;
+    }
+    int e = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return ok;
 }
 
-static void remove_tmp(const tmpfiles *t)
+static void remove_tmp(void)
 {
-    unlink(t->gp);
-    unlink(t->svg);
-    unlink(t->log);
-    rmdir(t->dir);
+    sigset_t old;
+    block_signals(&old);
+    remove_files();
+    live.active = 0;
+    for (size_t i = 0; i < NCAUGHT; i++)
+        if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The whole of a (small) file, NUL-terminated, or NULL. */
@@ -86,65 +187,119 @@ static void first_error(const char *log, char *dst, size_t n)
     const char *p = text ? strstr(text, "line ") : NULL;
     if (!p) p = text ? text : "";
     size_t len = strcspn(p, "\n");
-    snprintf(dst, n, "%.*s", (int)(len > 200 ? 200 : len), p);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)(len > 200 ? 200 : len), p);
+    cg_utf8_clean(dst, n, line, true);
     free(text);
 }
 
-static int spawn_gnuplot(const tmpfiles *t)
+static double now_s(void)
 {
-    posix_spawn_file_actions_t fa;
-    pid_t pid;
-    char *argv[] = {"gnuplot", NULL};
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, t->gp, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, t->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) return rc == ENOENT ? -2 : -1;
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Waits for gnuplot for at most timeout seconds (then kills its process group): 0 when it exited with 0,
+ * -1 when it failed, -4 when it was stopped. */
+static int wait_gnuplot(pid_t pid, double timeout)
+{
+    double deadline = now_s() + timeout;
+    long nap = 1000000; /* ns, doubling to 50 ms */
+    int status = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) return -1;
+        if (now_s() >= deadline) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            live.pid = 0;
+            return -4;
+        }
+        struct timespec ts = {0, nap};
+        nanosleep(&ts, NULL);
+        nap = nap < 50000000 ? 2 * nap : nap;
+    }
+    live.pid = 0;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static bool write_script(const tmpfiles *t, const char *script, int w, int h)
+/* 0: gnuplot ran and succeeded; -1 failed, -2 not found, -4 timed out. */
+static int run_gnuplot(double timeout)
 {
-    FILE *f = fopen(t->gp, "w");
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    pid_t pid;
+    char *argv[] = {"gnuplot", NULL};
+    sigset_t old;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, live.gp, O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, live.svg, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, live.log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawnattr_init(&at);
+    block_signals(&old); /* the handler must know the pid before a signal can run it */
+    posix_spawnattr_setsigmask(&at, &old);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
+    if (rc == 0) live.pid = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc != 0) return rc == ENOENT ? -2 : -1;
+    return wait_gnuplot(pid, timeout);
+}
+
+static bool write_file(const char *path, const char *a, const char *b, const char *c)
+{
+    FILE *f = fopen(path, "w");
     if (!f) return false;
-    fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n", w,
-            h);
-    fprintf(f, "set output '%s'\n%s\nunset output\n", t->svg, script);
+    fputs(a, f);
+    fputs(b, f);
+    fputs(c, f);
     return fclose(f) == 0;
 }
 
-/* Writes s[0..n) to m with every id and id reference prefixed by "c<chart>-". */
+static bool write_inputs(const char *script, const char *data)
+{
+    char head[1024];
+    snprintf(head, sizeof head,
+             "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
+             "set output\nset datafile columnheaders\nDATA = '%s'\n",
+             CG_PLOT_WIDTH, CG_PLOT_HEIGHT, live.dat);
+    return write_file(live.dat, data, "", "") && write_file(live.gp, head, script, "\nunset output\n");
+}
+
+/* Writes s to m with every id and id reference prefixed by "c<chart>-", in one pass. */
 static void put_prefixed(FILE *m, const char *s, int chart)
 {
     static const char *const marks[] = {" id='", " id=\"", "href='#", "href=\"#", "url(#"};
     static const char plot_id[] = " id=\"gnuplot_plot_"; /* gnuplot repeats these: made classes */
+    const char *run = s;                                 /* start of the text not yet written */
     while (*s) {
-        if (!strncmp(s, plot_id, sizeof plot_id - 1)) {
+        if (*s != ' ' && *s != 'h' && *s != 'u') {
+            s++;
+            continue;
+        }
+        const char *mark = NULL;
+        if (!strncmp(s, plot_id, sizeof plot_id - 1)) mark = plot_id;
+        for (size_t i = 0; !mark && i < sizeof marks / sizeof marks[0]; i++)
+            if (!strncmp(s, marks[i], strlen(marks[i]))) mark = marks[i];
+        if (!mark) {
+            s++;
+            continue;
+        }
+        fwrite(run, 1, (size_t)(s - run), m);
+        if (mark == plot_id)
             fputs(" class=\"gnuplot_plot_", m);
-            s += sizeof plot_id - 1;
-            continue;
-        }
-        size_t best = strlen(s), mk = 0;
-        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-            const char *p = strstr(s, marks[i]);
-            if (p && (size_t)(p - s) < best) best = (size_t)(p - s), mk = i;
-        }
-        const char *pid = strstr(s, plot_id);
-        if (pid && (size_t)(pid - s) <= best) best = (size_t)(pid - s), mk = SIZE_MAX;
-        fwrite(s, 1, best, m);
-        if (!s[best]) break;
-        if (mk == SIZE_MAX) {
-            s += best;
-            continue;
-        }
-        fprintf(m, "%sc%d-", marks[mk], chart);
-        s += best + strlen(marks[mk]);
+        else
+            fprintf(m, "%sc%d-", mark, chart);
+        s += strlen(mark);
+        run = s;
     }
+    fputs(run, m);
 }
 
 static char *inline_svg(const char *svg, const char *attrs, int chart)
@@ -164,28 +319,47 @@ static char *inline_svg(const char *svg, const char *attrs, int chart)
     return out;
 }
 
-char *cg_plot_render(const char *script, int w, int h, const char *attrs, int chart, char *err, size_t errlen)
+static void render_error(int rc, double timeout, char *err, size_t errlen)
 {
-    tmpfiles t;
-    if (!make_tmp(&t)) {
+    char line[256];
+    switch (rc) {
+    case -2:
+        snprintf(err, errlen, CG_PLOT_MISSING);
+        break;
+    case -3:
+        snprintf(err, errlen, "cannot write the gnuplot script in %s: %s; set TMPDIR to a writable directory",
+                 live.dir, strerror(errno));
+        break;
+    case -4:
+        snprintf(err, errlen,
+                 "gnuplot did not finish within %g s and was stopped: set %s to more seconds, or drop --html",
+                 timeout, CG_PLOT_TIMEOUT_ENV);
+        break;
+    default:
+        first_error(live.log, line, sizeof line);
+        snprintf(err, errlen, "gnuplot failed: %s", line);
+    }
+}
+
+char *cg_plot_render(const char *script, const char *data, const char *attrs, int chart, char *err,
+                     size_t errlen)
+{
+    double timeout;
+    if (!cg_plot_timeout(&timeout, err, errlen)) return NULL;
+    if (!make_tmp()) {
         snprintf(err, errlen, "cannot create a temporary directory for gnuplot: %s; set TMPDIR",
                  strerror(errno));
         return NULL;
     }
     char *svg = NULL, *out = NULL;
-    int rc = write_script(&t, script, w, h) ? spawn_gnuplot(&t) : -3;
-    if (rc == -2) {
-        snprintf(err, errlen, CG_PLOT_MISSING);
-    } else if (rc == -3) {
-        snprintf(err, errlen, "cannot write the gnuplot script in %s: %s", t.dir, strerror(errno));
-    } else if (rc != 0) {
-        char line[256];
-        first_error(t.log, line, sizeof line);
-        snprintf(err, errlen, "gnuplot failed: %s", line);
-    } else if (!(svg = read_all(t.svg)) || !(out = inline_svg(svg, attrs, chart))) {
-        snprintf(err, errlen, "gnuplot wrote no SVG in %s", t.dir);
-    }
+    int rc = write_inputs(script, data) ? run_gnuplot(timeout) : -3;
+    if (rc != 0)
+        render_error(rc, timeout, err, errlen);
+    else if (!(svg = read_all(live.svg)) || !(out = inline_svg(svg, attrs, chart)))
+        snprintf(err, errlen,
+                 "gnuplot exited without writing an SVG chart: check that `gnuplot` on PATH is "
+                 "gnuplot 5 with its svg terminal");
     free(svg);
-    remove_tmp(&t);
+    remove_tmp();
     return out;
 }

@@ -1,5 +1,9 @@
 /* Charts for the HTML report, drawn by gnuplot (its SVG terminal) and returned as inline SVG. The report
- * needs no network to be viewed: every chart is in the page. */
+ * needs no network to be viewed: every chart is in the page.
+ *
+ * No text from a run file ever reaches gnuplot as script: a chart's script holds only constant text and
+ * numbers printed by clgauge; names (rungs, devices) travel in a data file that gnuplot reads as data
+ * (xticlabels(), title columnheader()), quoted by cg_plot_label. */
 #ifndef CG_PLOT_H
 #define CG_PLOT_H
 #include <stdbool.h>
@@ -7,9 +11,19 @@
 #include "report/result.h"
 
 #define CG_PLOT_MISSING "gnuplot not found on PATH: install it (apt-get install gnuplot-nox) or drop --html"
+/* The environment variable that bounds one gnuplot run, in seconds (default CG_PLOT_TIMEOUT_DEFAULT). */
+#define CG_PLOT_TIMEOUT_ENV     "CLGAUGE_GNUPLOT_TIMEOUT"
+#define CG_PLOT_TIMEOUT_DEFAULT 60.0
+/* Every chart's size in SVG pixels, so that all charts of a page look alike (fonts included). */
+#define CG_PLOT_WIDTH  620
+#define CG_PLOT_HEIGHT 400
 
 /* Is gnuplot on PATH? (An early check, so that `run --html` fails before measuring anything.) */
 bool cg_plot_available(void);
+
+/* The time one gnuplot run may take: $CLGAUGE_GNUPLOT_TIMEOUT seconds (a number > 0 and <= 86400), else the
+ * default when unset or empty. False with one line in err when the variable is set to anything else. */
+bool cg_plot_timeout(double *seconds, char *err, size_t errlen);
 
 /* The runs behind a chart and the group it shows. label[j] names run j in keys (device, or device #j). */
 typedef struct cg_plot_in {
@@ -21,23 +35,33 @@ typedef struct cg_plot_in {
     int chart;  /* a number unique in the page: prefixes the SVG's ids so that charts do not share them */
 } cg_plot_in;
 
+/* True when the row has a time that can be charted (ran, finite positive median). */
+bool cg_plot_timed(const cg_result *r);
+
 /* The ladder: median time per rung as bars (one per run), error bars from the fastest to the slowest run,
- * FAILED rungs in red and rungs that did not run named at the axis. Returns the <svg> element (malloc'd,
+ * FAILED rungs in red and rungs that did not run named at the axis; a group with no timed rung gets an empty
+ * chart saying so. Only a rung's first row in each run is drawn. Returns the <svg> element (malloc'd,
  * carrying data-chart="ladder", data-workload and, for a row with a variant, data-variant), or NULL with one
  * line in err. */
 char *cg_plot_ladder(const cg_plot_in *in, char *err, size_t errlen);
 /* The roofline: each run's measured bandwidth (copy, read) and fp32 MAD ceilings over arithmetic intensity,
- * each rung that ran as a point (data-chart="roofline", data-workload, data-variant as above). NULL with err
- * when no rung can be placed on it (err "" then: not an error) or gnuplot failed. */
+ * each rung that ran as a point (data-chart="roofline", data-workload, data-variant as above), the key below
+ * the plot. NULL with err when no rung can be placed on it (err "" then: not an error) or gnuplot failed. */
 char *cg_plot_roofline(const cg_plot_in *in, char *err, size_t errlen);
 
-/* Runs a gnuplot script (without terminal and output lines) on the SVG terminal at WxH and returns the
- * <svg> element with `attrs` added to its start tag and its ids prefixed by "cN-" (N = chart); NULL with err
- * when gnuplot is missing or fails. Used by the chart builders (plot_*.c). */
-char *cg_plot_render(const char *script, int w, int h, const char *attrs, int chart, char *err,
+/* Runs a gnuplot script (without terminal and output lines) on the SVG terminal at CG_PLOT_WIDTH x
+ * CG_PLOT_HEIGHT, with `data` written to a private data file that the script names as the gnuplot string
+ * variable DATA, and with the first line of every data block taken as column headers (set datafile
+ * columnheaders). gnuplot is stopped after cg_plot_timeout seconds; SIGINT, SIGTERM and SIGHUP while it runs
+ * stop it and remove the temporary files before the signal takes its course. Returns the <svg> element with
+ * `attrs` added to its start tag and its ids prefixed by "cN-" (N = chart); NULL with err when gnuplot is
+ * missing, fails or times out. Used by the chart builders (plot_*.c). */
+char *cg_plot_render(const char *script, const char *data, const char *attrs, int chart, char *err,
                      size_t errlen);
-/* Copies s into a gnuplot double-quoted string body: quotes, backslashes, <, >, & and control
- * characters dropped (safe in gnuplot strings and in the SVG and HTML around them). */
-void cg_plot_quote(char *dst, size_t n, const char *s);
+
+/* Writes s as one field of a gnuplot data file: in double quotes, with every double quote turned into a
+ * single one, every control character into a space or '?' and invalid UTF-8 into '?', cut (on a character
+ * boundary) to fit n bytes. gnuplot reads it as a string and never evaluates it. */
+void cg_plot_label(char *dst, size_t n, const char *s);
 
 #endif

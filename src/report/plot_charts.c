@@ -1,8 +1,10 @@
-/* The two charts of a group (a workload, or one variant of it in a --filter sweep), written as gnuplot
- * scripts with the data inline (datablocks) and rendered by plot.c: the ladder (median time per rung, one bar
- * per run, fastest..slowest run as error bars, FAILED rungs in red, rungs that did not run named at the axis)
- * and the roofline (each run's measured ceilings, each rung that ran as a point at its model arithmetic
- * intensity). */
+/* The two charts of a group (a workload, or one variant of it in a --filter sweep), each written as a gnuplot
+ * script and a data file and rendered by plot.c: the ladder (median time per rung, one bar per run,
+ * fastest..slowest run as error bars, FAILED rungs in red, rungs that did not run named at the axis) and the
+ * roofline (each run's measured ceilings, each rung that ran as a point at its model arithmetic intensity).
+ * Scripts hold only constant text and numbers; every name (rung, run label) is a quoted field of the data
+ * file, read by gnuplot with xticlabels() or title columnheader(). A data file holds blocks separated by two
+ * blank lines (gnuplot's `index`), each opening with its header line. */
 #include "report/plot.h"
 
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #define MAX_RUNGS 64
+#define LABEL_LEN 400
 static const char *const run_colors[] = {"#4c72b0", "#dd8452", "#55a868", "#8172b3", "#937860", "#da8bc3"};
 static const char *const rung_colors[] = {"#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3",
                                           "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd"};
@@ -18,182 +21,269 @@ static const int point_types[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14};
 #define FAILED_COLOR "#c44e52"
 #define NCOLORS(a)   (sizeof a / sizeof a[0])
 
-typedef struct rung_list {
-    const char *name[MAX_RUNGS];
-    size_t n;
-} rung_list;
+/* The rungs of the group over all runs (order of first appearance, at most MAX_RUNGS) and each run's first
+ * row of each: everything a chart draws, gathered in one pass over the rows. */
+typedef struct chart_rows {
+    const char *rung[MAX_RUNGS];
+    size_t n, nruns;
+    const cg_result **cell; /* cell[j * MAX_RUNGS + k]: run j's row of rung k, or NULL */
+} chart_rows;
 
-static bool timed(const cg_result *r)
+static const cg_result *cell(const chart_rows *c, size_t j, size_t k)
 {
-    return (r->status == CG_RUNG_OK || r->status == CG_RUNG_WRONG) && r->runs > 0 && r->t_median > 0;
+    return c->cell[j * MAX_RUNGS + k];
 }
 
-/* The rungs of the group over all runs, in order of first appearance. */
-static void collect_rungs(const cg_plot_in *in, rung_list *l)
+static bool collect(const cg_plot_in *in, chart_rows *c)
 {
-    l->n = 0;
+    c->n = 0;
+    c->nruns = in->nruns;
+    c->cell = calloc(in->nruns ? in->nruns * MAX_RUNGS : 1, sizeof *c->cell);
+    if (!c->cell) return false;
     for (size_t j = 0; j < in->nruns; j++)
         for (size_t i = 0; i < in->runs[j]->n; i++) {
             const cg_result *r = &in->runs[j]->rows[i];
+            if (!cg_result_same_group(r, in->group)) continue;
             size_t k = 0;
-            while (k < l->n && strcmp(l->name[k], r->rung))
+            while (k < c->n && strcmp(c->rung[k], r->rung))
                 k++;
-            if (cg_result_same_group(r, in->group) && k == l->n && l->n < MAX_RUNGS)
-                l->name[l->n++] = r->rung;
+            if (k == c->n && c->n < MAX_RUNGS) c->rung[c->n++] = r->rung;
+            if (k < c->n && !c->cell[j * MAX_RUNGS + k]) c->cell[j * MAX_RUNGS + k] = r;
         }
+    return true;
+}
+
+bool cg_plot_timed(const cg_result *r)
+{
+    return (r->status == CG_RUNG_OK || r->status == CG_RUNG_WRONG) && r->runs > 0 && isfinite(r->t_median) &&
+           r->t_median > 0;
+}
+
+static const char *entity(char ch)
+{
+    switch (ch) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '\'':
+        return "&#39;";
+    default:
+        return NULL;
+    }
+}
+
+/* s for an HTML attribute: &, <, > and ' as entities (never one cut in two), and control characters, invalid
+ * UTF-8 and double quotes as cg_plot_label makes them. */
+static void html_attr(char *dst, size_t n, const char *s)
+{
+    char clean[LABEL_LEN];
+    cg_plot_label(clean, sizeof clean, s);
+    size_t k = 0, len = strlen(clean);
+    for (size_t i = 1; i + 1 < len; i++) { /* inside the quotes cg_plot_label added */
+        const char *e = entity(clean[i]);
+        size_t el = e ? strlen(e) : 1;
+        if (k + el + 1 > n) break;
+        memcpy(dst + k, e ? e : &clean[i], el);
+        k += el;
+    }
+    if (n) dst[k < n ? k : n - 1] = '\0';
 }
 
 /* The <svg> attributes of a chart: its kind, the workload, the variant where the group has one, and a label
  * for screen readers ("convolution[5x5] ladder"). */
 static void chart_attrs(char *buf, size_t n, const char *kind, const cg_result *group)
 {
-    char w[64], v[64], g[CG_GROUP_LEN], gq[CG_GROUP_LEN], var[96] = "";
-    cg_plot_quote(w, sizeof w, group->workload);
-    cg_plot_quote(v, sizeof v, group->variant);
+    char w[200], v[200], g[CG_GROUP_LEN], gq[400], var[240] = "";
+    html_attr(w, sizeof w, group->workload);
+    html_attr(v, sizeof v, group->variant);
     cg_result_group(group, g, sizeof g);
-    cg_plot_quote(gq, sizeof gq, g);
+    html_attr(gq, sizeof gq, g);
     if (v[0]) snprintf(var, sizeof var, " data-variant=\"%s\"", v);
     snprintf(buf, n, "data-chart=\"%s\" data-workload=\"%s\"%s role=\"img\" aria-label=\"%s %s\"", kind, w,
              var, gq, kind);
 }
 
-static int rung_index(const rung_list *l, const char *rung)
+/* Writes one quoted data-file field. */
+static void put_label(FILE *d, const char *s)
 {
-    for (size_t k = 0; k < l->n; k++)
-        if (!strcmp(l->name[k], rung)) return (int)k;
-    return -1;
+    char q[LABEL_LEN];
+    cg_plot_label(q, sizeof q, s);
+    fputs(q, d);
 }
 
-/* Scale and unit for the time axis, from the slowest timed run; *logy when medians span more than 30x. */
-static double time_unit(const cg_plot_in *in, const char **unit, bool *logy)
+/* Scale and unit for the time axis, from the slowest timed run; *logy when medians span more than 30x; *any
+ * when some rung was timed. */
+static double time_unit(const chart_rows *c, const char **unit, bool *logy, bool *any)
 {
     double hi = 0, lo = INFINITY;
-    for (size_t j = 0; j < in->nruns; j++)
-        for (size_t i = 0; i < in->runs[j]->n; i++) {
-            const cg_result *r = &in->runs[j]->rows[i];
-            if (!cg_result_same_group(r, in->group) || !timed(r)) continue;
-            hi = fmax(hi, fmax(r->t_max, r->t_median));
+    for (size_t j = 0; j < c->nruns; j++)
+        for (size_t k = 0; k < c->n; k++) {
+            const cg_result *r = cell(c, j, k);
+            if (!r || !cg_plot_timed(r)) continue;
+            hi = fmax(hi, isfinite(r->t_max) ? fmax(r->t_max, r->t_median) : r->t_median);
             lo = fmin(lo, r->t_median);
         }
+    *any = hi > 0;
     *logy = hi > 0 && hi / lo > 30;
     *unit = hi < 1e-3 ? "us" : hi < 1 ? "ms" : "s";
     return hi < 1e-3 ? 1e6 : hi < 1 ? 1e3 : 1;
 }
 
-static void ladder_axes(FILE *s, const rung_list *l, const char *unit, bool logy)
+static void ladder_axes(FILE *s, const chart_rows *c, const char *unit, bool logy, bool any)
 {
     fprintf(s,
             "set style fill solid 0.85 border -1\nset grid ytics lc rgb '#dddddd'\nset border 3\n"
-            "set tics nomirror\nset key top left\nset xrange [-0.6:%g]\n",
-            (double)l->n - 0.4);
-    fprintf(s, logy ? "set logscale y\n" : "set yrange [0:*]\n");
-    fprintf(
-        s,
-        "set ylabel 'median time (%s), error bars: fastest to slowest run'\nset xtics rotate by 30 right (",
-        unit);
-    for (size_t k = 0; k < l->n; k++) {
-        char q[64];
-        cg_plot_quote(q, sizeof q, l->name[k]);
-        fprintf(s, "%s\"%s\" %zu", k ? ", " : "", q, k);
-    }
-    fprintf(s, ")\n");
+            "set tics nomirror\nset key below\nset xrange [-0.6:%g]\nset xtics rotate by 30 right\n",
+            (double)c->n - 0.4);
+    if (!any)
+        fprintf(s, "set yrange [0:1]\nunset ytics\nset label 'no rung of this group was timed' at graph 0.5, "
+                   "graph 0.6 center tc rgb '#777777'\n");
+    fprintf(s, logy ? "set logscale y\n" : any ? "set yrange [0:*]\n" : "");
+    fprintf(s, "set ylabel 'median time (%s), error bars: fastest to slowest run'\n", unit);
 }
 
-/* The datablock $rJ of one run ("x median min max failed") to s, the labels of its untimed and FAILED rungs
- * to lab (gnuplot commands, which must not land inside the datablock). */
-static bool ladder_data(FILE *s, FILE *lab, const cg_plot_in *in, size_t j, const rung_list *l, double scale,
+/* Block j+1 of the data ("x median min max failed", headed by the run's label) to d, the labels of its
+ * untimed and FAILED rungs to s (constant text at numeric positions). */
+static bool ladder_data(FILE *s, FILE *d, const cg_plot_in *in, const chart_rows *c, size_t j, double scale,
                         bool logy)
 {
     double w = 0.8 / (double)in->nruns, off = ((double)j - ((double)in->nruns - 1) / 2) * w;
     bool failed = false;
-    fprintf(s, "$r%zu << EOD\n", j);
-    for (size_t i = 0; i < in->runs[j]->n; i++) {
-        const cg_result *r = &in->runs[j]->rows[i];
-        int k = rung_index(l, r->rung);
-        if (!cg_result_same_group(r, in->group) || k < 0) continue;
-        double x = k + off;
-        if (!timed(r)) {
-            fprintf(lab,
-                    "set label \"%s\" at first %g, graph 0.02 rotate by 90 left font ',9' tc rgb '#777777'\n",
+    fputs("\n\n", d);
+    put_label(d, in->nruns > 1 ? in->labels[j] : "");
+    fputs("\n", d);
+    for (size_t k = 0; k < c->n; k++) {
+        const cg_result *r = cell(c, j, k);
+        double x = (double)k + off;
+        if (!r) continue;
+        if (!cg_plot_timed(r)) {
+            fprintf(s,
+                    "set label '%s' at first %g, graph 0.02 rotate by 90 left font ',9' tc rgb '#777777'\n",
                     r->status == CG_RUNG_UNSUPPORTED ? "unsupported" : "did not run", x);
             continue;
         }
         bool bad = r->status == CG_RUNG_WRONG;
+        double lo = isfinite(r->t_min) && r->t_min > 0 ? r->t_min : r->t_median;
+        double hi = isfinite(r->t_max) ? fmax(r->t_max, r->t_median) : r->t_median;
         failed |= bad;
-        fprintf(s, "%g %g %g %g %d\n", x, r->t_median * scale, r->t_min * scale, r->t_max * scale, bad);
+        fprintf(d, "%.9g %.9g %.9g %.9g %d\n", x, r->t_median * scale, lo * scale, hi * scale, bad);
         if (bad)
-            fprintf(lab, "set label \"FAILED\" at first %g, first %g center font ',10' tc rgb '%s'\n", x,
-                    fmax(r->t_max, r->t_median) * scale * (logy ? 1.3 : 1.06), FAILED_COLOR);
+            fprintf(s, "set label 'FAILED' at first %g, first %.9g center font ',10' tc rgb '%s'\n", x,
+                    hi * scale * (logy ? 1.3 : 1.06), FAILED_COLOR);
     }
-    fprintf(s, "EOD\n");
     return failed;
+}
+
+/* The plot command: the axis names from block 0, then per run its bars (titled by its block's header), its
+ * FAILED bars and its error bars. */
+static void ladder_plot(FILE *s, const cg_plot_in *in, bool failed)
+{
+    fprintf(s, "plot DATA index 0 using 1:(NaN):xticlabels(2) notitle");
+    for (size_t j = 0; j < in->nruns; j++) {
+        double w = 0.8 / (double)in->nruns;
+        fprintf(s,
+                ", DATA index %zu using 1:($5==0?$2:NaN):(%g) with boxes lc rgb '%s' title columnheader(1)"
+                ", DATA index %zu using 1:($5==1?$2:NaN):(%g) with boxes lc rgb '%s' %s"
+                ", DATA index %zu using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.3 notitle",
+                j + 1, w, run_colors[j % NCOLORS(run_colors)], j + 1, w, FAILED_COLOR,
+                failed && j == 0 ? "title 'FAILED (wrong result)'" : "notitle", j + 1);
+    }
+    fputs("\n", s);
+}
+
+/* Renders a chart from its script and data streams (closed here: open_memstream sets *script and *data then),
+ * or NULL with err. */
+static char *finish(FILE *s, char **script, FILE *d, char **data, const char *kind, const cg_plot_in *in,
+                    char *err, size_t errlen)
+{
+    bool ok = fclose(s) == 0;
+    ok = fclose(d) == 0 && ok;
+    char *svg = NULL;
+    if (!ok) {
+        snprintf(err, errlen, "out of memory while writing a chart");
+    } else {
+        char attrs[1280];
+        chart_attrs(attrs, sizeof attrs, kind, in->group);
+        svg = cg_plot_render(*script, *data, attrs, in->chart, err, errlen);
+    }
+    free(*script);
+    free(*data);
+    return svg;
+}
+
+/* Opens the script and data streams of a chart, or fails with err. */
+static bool open_streams(FILE **s, char **script, FILE **d, char **data, char *err, size_t errlen)
+{
+    size_t ns = 0, nd = 0;
+    *script = *data = NULL;
+    *s = open_memstream(script, &ns);
+    *d = *s ? open_memstream(data, &nd) : NULL;
+    if (*d) return true;
+    if (*s) fclose(*s), free(*script);
+    snprintf(err, errlen, "out of memory while writing a chart");
+    return false;
 }
 
 char *cg_plot_ladder(const cg_plot_in *in, char *err, size_t errlen)
 {
-    rung_list l;
-    collect_rungs(in, &l);
-    const char *unit;
-    bool logy, failed = false;
-    double scale = time_unit(in, &unit, &logy);
-    char *script = NULL, *labels = NULL;
-    size_t n = 0, nl = 0;
-    FILE *s = open_memstream(&script, &n), *lab = open_memstream(&labels, &nl);
-    if (!s || !lab) {
-        if (s) fclose(s), free(script);
-        if (lab) fclose(lab), free(labels);
+    chart_rows c;
+    FILE *s, *d;
+    char *script, *data;
+    if (!collect(in, &c)) {
+        snprintf(err, errlen, "out of memory while writing a chart");
         return NULL;
     }
-    ladder_axes(s, &l, unit, logy);
-    for (size_t j = 0; j < in->nruns; j++)
-        failed |= ladder_data(s, lab, in, j, &l, scale, logy);
-    fclose(lab);
-    fprintf(s, "%splot ", labels ? labels : "");
-    free(labels);
-    for (size_t j = 0; j < in->nruns; j++) {
-        char q[300];
-        cg_plot_quote(q, sizeof q, in->labels[j]);
-        fprintf(s, "$r%zu using 1:($5==0?$2:NaN):(%g) with boxes lc rgb '%s' title \"%s\", ", j,
-                0.8 / (double)in->nruns, run_colors[j % NCOLORS(run_colors)], in->nruns > 1 ? q : "");
-        fprintf(s, "$r%zu using 1:($5==1?$2:NaN):(%g) with boxes lc rgb '%s' title \"%s\", ", j,
-                0.8 / (double)in->nruns, FAILED_COLOR, failed && j == 0 ? "FAILED (wrong result)" : "");
-        fprintf(s, "$r%zu using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 7 ps 0.3 notitle%s", j,
-                j + 1 < in->nruns ? ", " : "\n");
+    if (!open_streams(&s, &script, &d, &data, err, errlen)) {
+        free(c.cell);
+        return NULL;
     }
-    fclose(s);
-    char attrs[384];
-    chart_attrs(attrs, sizeof attrs, "ladder", in->group);
-    char *svg = cg_plot_render(script, 620, 360, attrs, in->chart, err, errlen);
-    free(script);
-    return svg;
+    const char *unit;
+    bool logy, any, failed = false;
+    double scale = time_unit(&c, &unit, &logy, &any);
+    ladder_axes(s, &c, unit, logy, any);
+    fputs("\"rung\"\n", d);
+    for (size_t k = 0; k < c.n; k++) {
+        fprintf(d, "%zu ", k);
+        put_label(d, c.rung[k]);
+        fputs("\n", d);
+    }
+    for (size_t j = 0; j < in->nruns; j++)
+        failed |= ladder_data(s, d, in, &c, j, scale, logy);
+    ladder_plot(s, in, failed);
+    free(c.cell);
+    return finish(s, &script, d, &data, "ladder", in, err, errlen);
 }
 
-/* Point and range of a rung on the roofline, when it ran and its model has FLOPs and bytes. */
+/* Point of a rung on the roofline, when it ran and its model has FLOPs and bytes. */
 static bool roof_point(const cg_result *r, double *x, double *y)
 {
-    if (!timed(r) || !(r->flops > 0) || !(r->bytes > 0) || !(r->gflops > 0)) return false;
+    if (!r || !cg_plot_timed(r) || !(r->flops > 0) || !(r->bytes > 0) || !(r->gflops > 0)) return false;
     *x = r->flops / r->bytes;
     *y = r->gflops;
-    return true;
+    return isfinite(*x) && isfinite(*y) && *x > 0;
 }
 
 static bool has_roof(const cg_report *r)
 {
-    return r->mad_gflops > 0 && r->read_gbps > 0 && r->copy_gbps > 0;
+    return r->mad_gflops > 0 && r->read_gbps > 0 && r->copy_gbps > 0 && isfinite(r->mad_gflops) &&
+           isfinite(r->read_gbps) && isfinite(r->copy_gbps);
 }
 
-/* x and y ranges covering every point and every run's ridge points; false when there is no point. */
-static bool roof_ranges(const cg_plot_in *in, double x[2], double y[2])
+/* x and y ranges covering every point and every run's ridge points; false when there is no point (or the
+ * numbers of a damaged file leave no finite range). */
+static bool roof_ranges(const cg_plot_in *in, const chart_rows *c, double x[2], double y[2])
 {
     x[0] = y[0] = INFINITY;
     x[1] = y[1] = 0;
     bool any = false;
     for (size_t j = 0; j < in->nruns; j++) {
         const cg_report *rep = in->runs[j];
-        for (size_t i = 0; i < rep->n; i++) {
+        for (size_t k = 0; k < c->n; k++) {
             double px, py;
-            if (!cg_result_same_group(&rep->rows[i], in->group) || !roof_point(&rep->rows[i], &px, &py))
-                continue;
+            if (!roof_point(cell(c, j, k), &px, &py)) continue;
             any = true;
             x[0] = fmin(x[0], px), x[1] = fmax(x[1], px), y[0] = fmin(y[0], py), y[1] = fmax(y[1], py);
         }
@@ -206,89 +296,107 @@ static bool roof_ranges(const cg_plot_in *in, double x[2], double y[2])
         if (has_roof(in->runs[j]))
             y[0] = fmin(y[0], fmin(in->runs[j]->read_gbps, in->runs[j]->copy_gbps) * x[0]);
     y[0] /= 2, y[1] *= 3;
-    return any;
+    return any && x[0] > 0 && y[0] > 0 && isfinite(x[1]) && isfinite(y[1]) && x[1] > x[0] && y[1] > y[0];
 }
 
-static void roof_functions(FILE *s, const cg_report *r, size_t j)
+static int cmp_double(const void *a, const void *b)
 {
-    fprintf(s, "rd%zu(x) = x*%.17g < %.17g ? x*%.17g : %.17g\n", j, r->read_gbps, r->mad_gflops, r->read_gbps,
-            r->mad_gflops);
-    fprintf(s, "cp%zu(x) = x*%.17g < %.17g ? x*%.17g : %.17g\n", j, r->copy_gbps, r->mad_gflops, r->copy_gbps,
-            r->mad_gflops);
+    double p = *(const double *)a, q = *(const double *)b;
+    return (p > q) - (p < q);
 }
 
-static void roof_ceilings(FILE *s, const cg_plot_in *in, size_t j)
+/* Block 2j: run j's ceilings ("x read copy", headed by their two key titles), exact on a log-log chart as
+ * straight segments between the range's ends and the two ridge points. */
+static void roof_ceiling_data(FILE *d, const cg_plot_in *in, size_t j, const double x[2])
 {
     const cg_report *r = in->runs[j];
-    char q[300];
-    cg_plot_quote(q, sizeof q, in->labels[j]);
-    const char *c = run_colors[j % NCOLORS(run_colors)];
-    fprintf(s, "rd%zu(x) with lines lw 2 lc rgb '%s' title \"%s%sread %.0f GB/s, MAD %.0f GFLOP/s\", ", j, c,
-            in->nruns > 1 ? q : "", in->nruns > 1 ? ": " : "", r->read_gbps, r->mad_gflops);
-    fprintf(s, "cp%zu(x) with lines lw 1.5 dt 2 lc rgb '%s' title \"copy %.0f GB/s\", ", j, c, r->copy_gbps);
+    char title[LABEL_LEN];
+    fputs(j ? "\n\n" : "", d);
+    snprintf(title, sizeof title, "%.300s%sread %.0f GB/s, MAD %.0f GFLOP/s",
+             in->nruns > 1 ? in->labels[j] : "", in->nruns > 1 ? ": " : "", r->read_gbps, r->mad_gflops);
+    put_label(d, title);
+    snprintf(title, sizeof title, "copy %.0f GB/s", r->copy_gbps);
+    fputs(" ", d);
+    put_label(d, title);
+    fputs("\n", d);
+    if (!has_roof(r)) return;
+    double xs[4] = {x[0], r->mad_gflops / r->read_gbps, r->mad_gflops / r->copy_gbps, x[1]};
+    qsort(xs, 4, sizeof xs[0], cmp_double);
+    for (size_t i = 0; i < 4; i++)
+        fprintf(d, "%.9g %.9g %.9g\n", xs[i], fmin(xs[i] * r->read_gbps, r->mad_gflops),
+                fmin(xs[i] * r->copy_gbps, r->mad_gflops));
 }
 
-/* The datablock $pJ of one run: "intensity gflops rung-index". */
-static void roof_data(FILE *s, const cg_plot_in *in, size_t j, const rung_list *l)
+/* Block 2j+1: run j's points ("intensity gflops rung-index", headed by every rung's name). */
+static void roof_point_data(FILE *d, const chart_rows *c, size_t j)
 {
-    const cg_report *rep = in->runs[j];
-    fprintf(s, "$p%zu << EOD\n", j);
-    for (size_t i = 0; i < rep->n; i++) {
+    fputs("\n\n", d);
+    for (size_t k = 0; k < c->n; k++) {
+        fputs(k ? " " : "", d);
+        put_label(d, c->rung[k]);
+    }
+    fputs(c->n ? "\n" : "\"\"\n", d);
+    for (size_t k = 0; k < c->n; k++) {
         double x, y;
-        if (cg_result_same_group(&rep->rows[i], in->group) && roof_point(&rep->rows[i], &x, &y))
-            fprintf(s, "%.9g %.9g %d\n", x, y, rung_index(l, rep->rows[i].rung));
+        if (roof_point(cell(c, j, k), &x, &y)) fprintf(d, "%.9g %.9g %zu\n", x, y, k);
     }
-    fprintf(s, "EOD\n");
-    if (has_roof(rep)) roof_functions(s, rep, j);
 }
 
-/* One point series per (run, rung): a rung keeps its marker across runs; colour is the rung's with one run,
- * the run's with several. Only the first run's series are named in the key. */
-static void roof_points(FILE *s, const cg_plot_in *in, size_t j, const rung_list *l)
+/* Each run's two ceilings, then one point series per (run, rung): a rung keeps its marker across runs; colour
+ * is the rung's with one run, the run's with several. A rung is named in the key once, by the first run that
+ * has its point. */
+static void roof_plot(FILE *s, const cg_plot_in *in, const chart_rows *c)
 {
-    for (size_t k = 0; k < l->n; k++) {
-        char q[64];
-        cg_plot_quote(q, sizeof q, l->name[k]);
-        const char *c =
-            in->nruns > 1 ? run_colors[j % NCOLORS(run_colors)] : rung_colors[k % NCOLORS(rung_colors)];
-        fprintf(s, ", $p%zu using 1:($3==%zu?$2:NaN) with points pt %d ps 1.4 lc rgb '%s' title \"%s\"", j, k,
-                point_types[k % NCOLORS(point_types)], c, j == 0 ? q : "");
-    }
+    fprintf(s, "plot NaN notitle");
+    for (size_t j = 0; j < in->nruns; j++)
+        if (has_roof(in->runs[j]))
+            fprintf(s,
+                    ", DATA index %zu using 1:2 with lines lw 2 lc rgb '%s' title columnheader(1)"
+                    ", DATA index %zu using 1:3 with lines lw 1.5 dt 2 lc rgb '%s' title columnheader(2)",
+                    2 * j, run_colors[j % NCOLORS(run_colors)], 2 * j, run_colors[j % NCOLORS(run_colors)]);
+    for (size_t j = 0; j < in->nruns; j++)
+        for (size_t k = 0; k < c->n; k++) {
+            const char *color =
+                in->nruns > 1 ? run_colors[j % NCOLORS(run_colors)] : rung_colors[k % NCOLORS(rung_colors)];
+            fprintf(s, ", DATA index %zu using 1:($3==%zu?$2:NaN) with points pt %d ps 1.4 lc rgb '%s' ",
+                    2 * j + 1, k, point_types[k % NCOLORS(point_types)], color);
+            size_t first = 0; /* the first run with a point of this rung names it */
+            double px, py;
+            while (first < j && !roof_point(cell(c, first, k), &px, &py))
+                first++;
+            if (first == j && roof_point(cell(c, j, k), &px, &py))
+                fprintf(s, "title columnheader(%zu)", k + 1);
+            else
+                fputs("notitle", s);
+        }
+    fputs("\n", s);
 }
 
 char *cg_plot_roofline(const cg_plot_in *in, char *err, size_t errlen)
 {
-    rung_list l;
+    chart_rows c;
+    FILE *s, *d;
+    char *script, *data;
     double x[2], y[2];
     if (errlen) err[0] = '\0';
-    collect_rungs(in, &l);
-    if (!roof_ranges(in, x, y)) return NULL;
-    char *script = NULL;
-    size_t n = 0;
-    FILE *s = open_memstream(&script, &n);
-    if (!s) return NULL;
-    fprintf(s,
-            "set logscale xy\nset samples 600\nset grid lc rgb '#dddddd'\n%s\n"
-            "set xrange [%g:%g]\nset yrange [%g:%g]\nset format y '%%g'\nset format x '%%g'\n"
-            "set xlabel 'arithmetic intensity (FLOP per model byte)'\nset ylabel 'GFLOP/s'\n",
-            in->nruns > 1 ? "set key below font ',9'" : "set key inside bottom right box opaque font ',10'",
-            x[0], x[1], y[0], y[1]);
-    for (size_t j = 0; j < in->nruns; j++)
-        roof_data(s, in, j, &l);
-    fprintf(s, "plot NaN notitle");
-    for (size_t j = 0; j < in->nruns; j++) {
-        if (!has_roof(in->runs[j])) continue;
-        fprintf(s, ", ");
-        roof_ceilings(s, in, j);
-        fprintf(s, "NaN notitle");
+    if (!collect(in, &c)) {
+        snprintf(err, errlen, "out of memory while writing a chart");
+        return NULL;
     }
-    for (size_t j = 0; j < in->nruns; j++)
-        roof_points(s, in, j, &l);
-    fprintf(s, "\n");
-    fclose(s);
-    char attrs[384];
-    chart_attrs(attrs, sizeof attrs, "roofline", in->group);
-    char *svg = cg_plot_render(script, 620, in->nruns > 1 ? 520 : 380, attrs, in->chart, err, errlen);
-    free(script);
-    return svg;
+    if (!roof_ranges(in, &c, x, y) || !open_streams(&s, &script, &d, &data, err, errlen)) {
+        free(c.cell);
+        return NULL;
+    }
+    fprintf(s,
+            "set logscale xy\nset grid lc rgb '#dddddd'\nset key below font ',9'\n"
+            "set xrange [%.9g:%.9g]\nset yrange [%.9g:%.9g]\nset format y '%%g'\nset format x '%%g'\n"
+            "set xlabel 'arithmetic intensity (FLOP per model byte)'\nset ylabel 'GFLOP/s'\n",
+            x[0], x[1], y[0], y[1]);
+    for (size_t j = 0; j < in->nruns; j++) {
+        roof_ceiling_data(d, in, j, x);
+        roof_point_data(d, &c, j);
+    }
+    roof_plot(s, in, &c);
+    free(c.cell);
+    return finish(s, &script, d, &data, "roofline", in, err, errlen);
 }

@@ -26,6 +26,7 @@ typedef struct cg_field {
     cg_field_kind kind;
     size_t offset;
     const char *unit; /* "s", "B", "GB/s"... or "" */
+    size_t size;      /* sizeof the member: a CG_F_STR's buffer, NUL included */
 } cg_field;
 extern const cg_field cg_result_fields[];
 extern const size_t cg_result_nfields;

@@ -69,10 +69,12 @@ static const struct {
     unsigned bit;
     const char *name, *fix;
 } warnings[CG_WARN_COUNT] = {
-    {CG_WARN_HIGH_CV, "high_cv", "timings vary: close other programs using the device, or raise --runs"},
+    {CG_WARN_HIGH_CV, "high_cv",
+     "timings vary: close other programs using the device and check its clocks (power and thermal state)"},
     {CG_WARN_TOO_SHORT, "too_short", "median under 20 us: launch overhead dominates; raise --size"},
     {CG_WARN_OUTLIERS, "outliers",
-     "outliers among the runs: a background task interfered; rerun or raise --runs"},
+     "outliers among the runs: another program or a clock change interfered; close other programs, check "
+     "the device's clocks and rerun"},
     {CG_WARN_ABOVE_ROOF, "above_roofline",
      "faster than the measured memory roofline: the data fits in a cache; raise --size for a DRAM figure"},
 };

@@ -54,6 +54,7 @@ typedef struct cg_result {
     /* check */
     bool check_ok;
     double max_abs_err, max_rel_err, tolerance;
+    double bound_ratio;       /* worst |got - want| / its error bound: <= 1 passes; 0 for an exact check */
     long long first_mismatch; /* -1 when none */
     size_t mismatches;
     /* build */

@@ -4,9 +4,11 @@
  * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. A row of a --filter
  * sweep is named by its group and rung, "convolution[32x32]:best". */
 #include "report/report.h"
+#include "report/rowsort.h"
 #include "report/units.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CELL 200 /* fits the longest cell: why (160) or workload[variant]:rung (CG_GROUP_LEN + 33) */
@@ -62,8 +64,10 @@ static void cell_cv(const cg_result *row, char *buf, size_t n)
 {
     if (!did_run(row) || !isfinite(row->t_cv))
         snprintf(buf, n, "-");
-    else
-        snprintf(buf, n, "+-%.1f", 100 * row->t_cv);
+    else {
+        snprintf(buf, n, "+-");
+        cg_fmt_fixed(buf + 2, n - 2, 100 * row->t_cv, 1);
+    }
 }
 
 static void cell_gbps(const cg_result *row, char *buf, size_t n)
@@ -84,7 +88,7 @@ static void cell_items(const cg_result *row, char *buf, size_t n)
 
 static void cell_roofline(const cg_result *row, char *buf, size_t n)
 {
-    if (rate_ok(row, row->roofline_pct, buf, n)) snprintf(buf, n, "%.1f", row->roofline_pct);
+    if (rate_ok(row, row->roofline_pct, buf, n)) cg_fmt_fixed(buf, n, row->roofline_pct, 1);
 }
 
 static void cell_speedup(const cg_result *row, char *buf, size_t n)
@@ -167,14 +171,16 @@ static void warning_detail(const cg_result *row, unsigned bit, char *buf, size_t
     char t[32];
     buf[0] = '\0';
     if (bit == CG_WARN_HIGH_CV) {
-        snprintf(buf, n, "CV %.1f%%", 100 * row->t_cv);
+        cg_fmt_fixed(t, sizeof t, 100 * row->t_cv, 1);
+        snprintf(buf, n, "CV %s%%", t);
     } else if (bit == CG_WARN_TOO_SHORT && row->t_median > 0) {
         cg_fmt_time(t, sizeof t, row->t_median);
         snprintf(buf, n, "median %s", t);
     } else if (bit == CG_WARN_OUTLIERS) {
         snprintf(buf, n, "%zu of %zu runs", row->outliers, row->runs);
     } else if (bit == CG_WARN_ABOVE_ROOF) {
-        snprintf(buf, n, "%.0f%% of roofline", row->roofline_pct);
+        cg_fmt_fixed(t, sizeof t, row->roofline_pct, 0);
+        snprintf(buf, n, "%s%% of roofline", t);
     }
 }
 
@@ -211,6 +217,38 @@ static void fmt_ceiling(char *buf, size_t n, double v, const char *unit)
     }
 }
 
+/* Workload, then bytes note. */
+static int cmp_note(const cg_result *a, const cg_result *b)
+{
+    int c = strcmp(a->workload, b->workload);
+    return c ? c : strcmp(a->bytes_note, b->bytes_note);
+}
+
+/* For each row of r: NOTE_FIRST when it is the first row of its workload with its bytes note, NOTE_VARIES
+ * when its workload's rows have more than one note. One sort by (workload, note): O(n log n). */
+enum { NOTE_FIRST = 1, NOTE_VARIES = 2 };
+static unsigned char *note_flags(const cg_report *r)
+{
+    size_t *idx = cg_rows_sort(r, cmp_note);
+    unsigned char *flags = calloc(r->n + 1, 1);
+    for (size_t s = 0, e; idx && flags && s < r->n; s = e) { /* [s, e): one workload */
+        size_t notes = 0;
+        for (e = s; e < r->n && !strcmp(r->rows[idx[e]].workload, r->rows[idx[s]].workload); e++)
+            if (e == s || cmp_note(&r->rows[idx[e]], &r->rows[idx[e - 1]])) {
+                flags[idx[e]] = NOTE_FIRST;
+                notes += r->rows[idx[e]].bytes_note[0] != '\0';
+            }
+        for (size_t k = s; notes > 1 && k < e; k++)
+            flags[idx[k]] |= NOTE_VARIES;
+    }
+    if (!idx) {
+        free(flags);
+        flags = NULL;
+    }
+    free(idx);
+    return flags;
+}
+
 /* Which bytes each workload's bandwidth counts, once per workload and note. Where the note differs between
  * the variants of a workload, each is labelled with its row's group ("convolution[5x5]"). */
 static void print_notes(FILE *f, const cg_report *r)
@@ -218,24 +256,20 @@ static void print_notes(FILE *f, const cg_report *r)
     bool notes = false;
     for (size_t i = 0; i < r->n; i++)
         notes = notes || r->rows[i].bytes_note[0];
-    if (notes) fprintf(f, "GB/s = bytes / median time, where bytes counts:\n");
+    unsigned char *flags = notes ? note_flags(r) : NULL;
+    if (!flags) return; /* no note, or out of memory: the notes are left out */
+    fprintf(f, "GB/s = bytes / median time, where bytes counts:\n");
     for (size_t i = 0; i < r->n; i++) {
         const cg_result *row = &r->rows[i];
-        bool seen = !row->bytes_note[0], varies = false;
-        for (size_t j = 0; j < r->n; j++) {
-            const cg_result *o = &r->rows[j];
-            bool workload = !strcmp(o->workload, row->workload),
-                 note = !strcmp(o->bytes_note, row->bytes_note);
-            seen = seen || (j < i && workload && note);
-            varies = varies || (workload && o->bytes_note[0] && !note);
-        }
+        if (!row->bytes_note[0] || !(flags[i] & NOTE_FIRST)) continue;
         char label[CG_GROUP_LEN];
-        if (varies)
+        if (flags[i] & NOTE_VARIES)
             cg_result_group(row, label, sizeof label);
         else
             snprintf(label, sizeof label, "%s", row->workload);
-        if (!seen) fprintf(f, "  %s: %s\n", label, row->bytes_note);
+        fprintf(f, "  %s: %s\n", label, row->bytes_note);
     }
+    free(flags);
 }
 
 /* The device, the ceilings and which bytes each workload's bandwidth counts. */

@@ -8,12 +8,22 @@
 
 void cg_fmt3(char *buf, size_t n, double v)
 {
-    if (v >= 99.95)
+    if (v >= 9999999.5)
+        snprintf(buf, n, "%.3g", v);
+    else if (v >= 99.95)
         snprintf(buf, n, "%.0f", v);
     else if (v >= 9.995)
         snprintf(buf, n, "%.1f", v);
     else if (v >= 0.9995)
         snprintf(buf, n, "%.2f", v);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
+void cg_fmt_fixed(char *buf, size_t n, double v, int decimals)
+{
+    if (fabs(v) < 1e6)
+        snprintf(buf, n, "%.*f", decimals, v);
     else
         snprintf(buf, n, "%.3g", v);
 }

@@ -20,6 +20,8 @@ const cg_workload *const cg_workloads[] = {
 };
 /* clang-format on */
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
+_Static_assert(sizeof cg_workloads / sizeof cg_workloads[0] <= CG_MAX_WORKLOADS,
+               "more workloads than CG_MAX_WORKLOADS: raise it in workloads/registry.h");
 
 const cg_workload *cg_registry_find(const char *name)
 {

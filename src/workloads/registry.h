@@ -4,6 +4,10 @@
 #include <stddef.h>
 #include "core/workload.h"
 
+/* The most workloads the registry may hold: the CLI's per-workload selection (cli/targets.h) has this many
+ * slots. registry.c refuses to compile past it: raise it here. */
+#define CG_MAX_WORKLOADS 16
+
 extern const cg_workload *const cg_workloads[];
 extern const size_t cg_nworkloads;
 const cg_workload *cg_registry_find(const char *name);

@@ -2,13 +2,16 @@
 """Loads a page in headless Chromium over the DevTools protocol (--remote-debugging-pipe; python3 only) and
 prints one JSON object: the console errors (console.error, uncaught exceptions, Log errors such as a failed
 load), every request that left file://, the number of elements matching each CSS selector given, and the
-path of a full-page screenshot.
+path of a full-page screenshot, and the value of each JavaScript expression given as "js:EXPR" (evaluated
+on the page laid out 1280 pixels wide, in "values" under the expression).
 
-Usage: browser_check.py CHROMIUM PAGE.html SCREENSHOT.png [SELECTOR...]
+Usage: browser_check.py CHROMIUM PAGE.html SCREENSHOT.png [SELECTOR | js:EXPR...]
 """
 import base64, json, os, select, subprocess, sys, tempfile, time
 
-chrome, page, shot, selectors = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3], sys.argv[4:]
+chrome, page, shot = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+selectors = [a for a in sys.argv[4:] if not a.startswith("js:")]
+scripts = [a[3:] for a in sys.argv[4:] if a.startswith("js:")]
 to_chrome_r, to_chrome_w = os.pipe()
 from_chrome_r, from_chrome_w = os.pipe()
 
@@ -98,6 +101,10 @@ height = call("Runtime.evaluate", {"expression": "document.documentElement.scrol
               s)["result"]["value"]
 call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": min(int(height), 16000),
                                             "deviceScaleFactor": 1, "mobile": False}, s)
+values = {}
+for expr in scripts:
+    r = call("Runtime.evaluate", {"expression": expr, "returnByValue": True}, s)
+    values[expr] = r["result"].get("value", r.get("exceptionDetails", {}).get("text"))
 png = call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}, s)["data"]
 with open(shot, "wb") as f:
     f.write(base64.b64decode(png))
@@ -107,4 +114,4 @@ except SystemExit:
     pass
 proc.wait(timeout=20)
 print(json.dumps({"errors": errors, "requests": [u for u in requests if not u.startswith("file://")],
-                  "counts": counts, "screenshot": shot, "height": height}))
+                  "counts": counts, "values": values, "screenshot": shot, "height": height}))

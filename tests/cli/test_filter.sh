@@ -18,9 +18,9 @@ while IFS='|' read -r list what; do
         bash -c 'test "$(wc -l <"$1")" -eq 1 && test ! -s "$2" && test ! -e "$3"' _ "$last_stderr" "$last_stdout" \
         "$tmp/bad.json"
 done <<EOF
-0|'0' has a side outside 1 to 1024: $(re_quote "$fix")
-5x0|'5x0' has a side outside 1 to 1024
-99999|'99999' has a side outside 1 to 1024
+0|'0' has a side outside 1 to 32: $(re_quote "$fix")
+5x0|'5x0' has a side outside 1 to 32
+99999|'99999' has a side outside 1 to 32
 x5|'x5' is not a size: $(re_quote "$fix")
 3x|'3x' lacks the height after the x: $(re_quote "$fix")
 3x4x5|'3x4x5' is not a size
@@ -42,14 +42,14 @@ expect "--filter with reduction only" 1 \
 expect "--filter with reduction only, even a bad list" 1 "applies to the convolution workload only" -- \
     "$bin" run reduction:naive --filter 3x
 expect "--filter is a run option only" 1 "unknown option '--filter' for 'peak'" -- "$bin" peak --filter 3
-expect "run --help documents --filter" 0 "^  --filter LIST +convolution: filter sizes, N \(NxN\) or WxH" -- \
+expect "run --help documents --filter" 0 "^      --filter LIST +convolution: filter sizes, N \(NxN\) or WxH" -- \
     "$bin" run --help
 
 # --- sizes the workload refuses (after the device is opened): its own one-line error, exit 1
 small=(--size 64 --runs 1 --warmup 0)
-expect "--filter 33: above the kernels' largest" 1 "convolution: a 33x33 filter is above the largest" -- \
+expect "--filter 33: above the kernels' largest" 1 "'33' has a side outside 1 to 32" -- \
     "$bin" run convolution:naive --filter 33 "${small[@]}"
-expect "--filter 40x2: above the largest one way" 1 "40x2 filter is above the largest" -- \
+expect "--filter 40x2: above the largest one way" 1 "'40x2' has a side outside 1 to 32" -- \
     "$bin" run convolution:naive --filter 40x2 "${small[@]}"
 
 # --- a 2-size sweep, with a workload that takes no --filter in the same run

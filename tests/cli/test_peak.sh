@@ -12,7 +12,7 @@ man_page=$TESTDATA/../../docs/clgauge.1
 # --- help
 expect "overview lists peak" 0 "^  peak " -- "$bin" --help
 for opt in device only json csv quick max-time seed no-cache cache-dir mask-features quiet; do
-    expect "peak --help mentions --$opt" 0 "^  --$opt( |$)" -- "$bin" peak --help
+    expect "peak --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" peak --help
     check "man page documents peak --$opt" -- bash -c 'sed "s/\\\\-/-/g" "$1" | sed -n "/^\.SS Options of peak/,/^\.S[SH] [A-Z]/p" | grep -q -- "--$2"' _ "$man_page" "$opt"
 done
 for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 pageable pinned map launch local-bw bank \

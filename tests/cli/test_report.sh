@@ -136,16 +136,23 @@ for cmd in report compare; do
     expect "$cmd: schema_version 99 (newer): exit 5" 5 \
         "error: .*schema99.json: schema_version 99, but this clgauge reads schema_version 1; .*\(newer\)" -- \
         "$bin" $cmd "$tmp/schema99.json" "${second[@]}"
-    expect "$cmd: truncated JSON: exit 5" 5 "error: .*truncated.json: not valid JSON \(truncated or corrupt" -- \
+    expect "$cmd: truncated JSON: exit 5" 5 "error: .*truncated.json: not valid JSON \(truncated" -- \
         "$bin" $cmd "$tmp/truncated.json" "${second[@]}"
     expect "$cmd: binary garbage: exit 5" 5 "error: .*binary.json: not valid JSON" -- \
         "$bin" $cmd "$tmp/binary.json" "${second[@]}"
-    expect "$cmd: unknown status in a row: exit 5" 5 "error: .*badstatus.json: results\[0\] .* unknown status" -- \
+    expect "$cmd: unknown status in a row: exit 5" 5 "error: damaged file: .*badstatus.json: field status of row 0 \(reduction:naive\) is \"great\"" -- \
         "$bin" $cmd "$tmp/badstatus.json" "${second[@]}"
     check "$cmd: the error is one line" -- test "$(wc -l <"$last_stderr")" -eq 1
 done
 expect "report: a directory: exit 5" 5 "error: .*: cannot read" -- "$bin" report "$tmp"
 expect "report: no file: usage" 1 "report needs run files" -- "$bin" report
+seventeen=()
+for _ in $(seq 17); do seventeen+=("$gpu"); done
+expect "report with 17 files: usage naming the limit and the fix" 1 \
+    "error: report takes at most 16 run files.*report them in groups of 16" -- "$bin" report "${seventeen[@]}"
+check "17 files: one line, nothing on stdout" -- \
+    bash -c 'test "$(wc -l <"$1")" -eq 1 && test ! -s "$2"' _ "$last_stderr" "$last_stdout"
+expect "report with 16 files: one page" 0 "" -- "$bin" report "${seventeen[@]:1}" --html "$tmp/sixteen.html"
 expect "report --html to an unwritable path: exit 5" 5 "cannot write --html file /nonexistent/dir/r.html" -- \
     "$bin" report "$gpu" --html /nonexistent/dir/r.html
 check "unwritable --html: one line" -- test "$(wc -l <"$last_stderr")" -eq 1

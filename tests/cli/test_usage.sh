@@ -15,15 +15,15 @@ expect "--help: exit codes" 0 "5 file I/O" -- "$bin" --help
 expect "--version" 0 "^clgauge 0\.[0-9]+" -- "$bin" --version
 expect "-V" 0 "^clgauge 0\." -- "$bin" -V
 for opt in device size runs warmup seed json csv input output no-cache cache-dir kernel-dir mask-features quiet; do
-    expect "run --help mentions --$opt" 0 "^  --$opt( |$)" -- "$bin" run --help
+    expect "run --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" run --help
 done
 expect "run -h" 0 "^Usage: clgauge run " -- "$bin" run -h
 expect "run --help needs no targets" 0 "^Usage: clgauge run " -- "$bin" run --help
-expect "devices --help mentions --json" 0 "^  --json " -- "$bin" devices --help
-expect "devices --help mentions --quiet" 0 "^  --quiet " -- "$bin" devices --help
+expect "devices --help mentions --json" 0 "^  (-[a-z], |    )--json " -- "$bin" devices --help
+expect "devices --help mentions --quiet" 0 "^  (-[a-z], |    )--quiet " -- "$bin" devices --help
 expect "list --help" 0 "^Usage: clgauge list" -- "$bin" list --help
-expect "list --help mentions --quiet" 0 "^  --quiet " -- "$bin" list --help
-expect "help run: the run options" 0 "^  --size SIZE " -- "$bin" help run
+expect "list --help mentions --quiet" 0 "^  (-[a-z], |    )--quiet " -- "$bin" list --help
+expect "help run: the run options" 0 "^  (-[a-z], |    )--size SIZE " -- "$bin" help run
 expect "help devices" 0 "^Usage: clgauge devices" -- "$bin" help devices
 expect "help (no command): overview" 0 "^Commands:" -- "$bin" help
 expect "help nosuch" 1 "unknown command 'nosuch'" -- "$bin" help nosuch

@@ -8,6 +8,8 @@
 #   make_wrong FILE.cl DIR         writes DIR/FILE.cl: the kernel file src/workloads/<name>/FILE.cl with each
 #                                  (old, new) of the Python list on stdin replaced; each old must occur once
 #   expect_wrong WHAT -- cmd...    cmd must exit 3 with a FAILED row: a deliberately wrong kernel was caught
+#   expect_ok WHAT -- cmd...       cmd (a `run` without --json) must exit 0 with every row ok or unsupported
+#                                  (checked in its JSON, which expect_ok adds); prints the bad rows
 #   alloc_side                     prints the side of the smallest square of floats above the device's largest
 #                                  allocation, or nothing when that side squared passes 2^31 (int indexing
 #                                  refuses it first); exits 1 when `devices --json` gives no max allocation
@@ -62,6 +64,29 @@ expect_wrong() {
         cat "$out"
         fail "$what: exit $rc (want 3) or no FAILED row"
     fi
+}
+
+expect_ok() {
+    local what=$1 out=$TESTTMP/${test_name}_ok.out json=$TESTTMP/${test_name}_ok.json
+    shift 2
+    rm -f "$json"
+    "$@" --json "$json" >"$out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne 0 ] || [ ! -s "$json" ]; then
+        cat "$out"
+        fail "$what: exit $rc (want 0) or no JSON"
+        return
+    fi
+    python3 - "$json" <<'PY' || fail "$what: rows not ok (above)"
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+bad = ["%s:%s %s %s" % (r["workload"], r["rung"], r["status"], r.get("reason", "")) for r in rows
+       if r["status"] not in ("ok", "unsupported")]
+bad += ["no rung ran"] if not any(r["status"] == "ok" for r in rows) else []
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
 }
 
 alloc_side() {

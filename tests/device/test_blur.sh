@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Device test of the blur ladder on the default device: every rung at an odd non-square size (333x517) against
 # its CPU reference (the recursive rungs also against the true Gaussian, borders included), and at sigma 2
-# (a radius of 6: other build options); a kernel with a missing tap, recursive passes started from 0, and an
-# anti-causal pass started at the plain steady state caught with exit 3; --estimate prints the estimate table; the PNG round trip; and the
-# bad inputs: --sigma 0, -1, 1e9, --sigma abc, a size beyond the largest allocation, --estimate without blur.
+# (a radius of 6: other build options); every rung at sigma 0.5, 18, 25 and 32 (the documented range: the
+# recursive rungs' error bound grows with sigma) and at sizes of every residue modulo 4 each way, one row,
+# one column and one pixel, with --check random and exact; wrong kernels caught with exit 3: a missing tap,
+# a weight off by 1e-4 (random data for the separable passes, exact mode for the 2D one), a feedback
+# coefficient off by 1e-4 at sigma 32, recursive passes started from 0, an anti-causal pass started at the
+# plain steady state, and a first pass that writes nothing in a full run (its intermediate is poisoned);
+# --estimate prints the estimate table; the PNG round trip; and the bad inputs: --sigma 0, -1, 1e9, --sigma
+# abc, a size beyond the largest allocation, --estimate without blur.
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused"
@@ -36,6 +41,21 @@ EOF
     fi
 done
 
+# 1b. The documented sigma range and every residue of the size modulo 4, one row, one column, one pixel:
+#     every rung ok with random data and with --check exact.
+for check in random exact; do
+    for case in 64x45:0.5 64x45:18 64x45:25 64x45:32 34x19:2 67x66:2 1x37:2 45x1:2 1x1:2 2x3:2; do
+        size=${case%%:*} sigma=${case##*:}
+        "$BIN" run blur --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+            >"$TESTTMP/blur_case.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out"; then
+            cat "$TESTTMP/blur_case.out"
+            fail "run blur --size $size --sigma $sigma --check $check: exit $rc, want 0 and no FAILED row"
+        fi
+    done
+done
+
 # 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
 wrong=$TESTTMP/blur_wrong
 make_wrong blur.cl "$wrong" <<'EOF'
@@ -57,6 +77,43 @@ make_wrong blur.cl "$wrong2" <<'EOF'
 EOF
 expect_wrong "steady-state anti-causal start" -- \
     "$BIN" run blur:rgH --kernel-dir "$wrong2" --no-cache --size 333x517 --runs 1 --warmup 0
+
+# 2c. Weights off by 1e-4 relative: one tap of sep's row pass (random data), one of the 2D rung and of the
+#     fused row pass (--check exact: below the rounding bound of 961 random terms, an exact mismatch here),
+#     the recursive filter's b3/b0 at sigma 32 (its feedback amplifies it past the derived bound).
+wrong3=$TESTTMP/blur_wrong3
+make_wrong blur.cl "$wrong3" <<'EOF'
+[("        s += g[i + R] * row[clampi(x + i, w)];",
+  "        s += g[i + R] * (i == 0 ? 1.0001f : 1.0f) * row[clampi(x + i, w)];"),
+ ("            s += wr[i] * row[clampi(x + i, w)];",
+  "            s += wr[i] * (i == 0 && j == 0 ? 1.0001f : 1.0f) * row[clampi(x + i, w)];"),
+ ("            if (k < T) a0 += g[k] * v;", "            if (k < T) a0 += g[k] * (k == R ? 1.0001f : 1.0f) * v;"),
+ ("float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;",
+  "float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * 1.0001f * p3;")]
+EOF
+expect_wrong "sep weight off by 1e-4" -- \
+    "$BIN" run blur:sep --kernel-dir "$wrong3" --no-cache --size 333x517 --runs 1 --warmup 0
+for rung in conv2d fused; do
+    expect_wrong "$rung weight off by 1e-4 (exact)" -- \
+        "$BIN" run "blur:$rung" --kernel-dir "$wrong3" --no-cache --size 67x45 --check exact --runs 1 --warmup 0
+done
+expect_wrong "recursive feedback off by 1e-4 at sigma 32" -- \
+    "$BIN" run blur:recursive --kernel-dir "$wrong3" --no-cache --size 64x45 --sigma 32 --runs 1 --warmup 0
+
+# 2d. Intermediates: sep-local's row pass writes nothing. sep, run before it in the same ladder, left the
+#     right row pass in the shared temporary; the runner poisons it before every run, so sep-local FAILS.
+wrong4=$TESTTMP/blur_wrong4
+make_wrong blur.cl "$wrong4" <<'EOF'
+[("    if (x >= w || get_global_id(1) >= (size_t)h) return;\n    float s = 0.0f;\n    for (int i = 0; i < T; i++)",
+  "    if (x >= w || get_global_id(1) >= (size_t)h || 1) return;\n    float s = 0.0f;\n    for (int i = 0; i < T; i++)")]
+EOF
+"$BIN" run blur --kernel-dir "$wrong4" --no-cache --size 333x517 --runs 2 --warmup 0 >"$TESTTMP/blur_int.out" 2>&1
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "^blur:sep-local  *FAILED" "$TESTTMP/blur_int.out" ||
+    grep -q "^blur:sep  *FAILED" "$TESTTMP/blur_int.out"; then
+    cat "$TESTTMP/blur_int.out"
+    fail "row pass writing nothing in a full run: exit $rc (want 3) with sep-local FAILED and sep OK"
+fi
 
 # 3. PNG in, PNG out of the same size, 8-bit grey.
 out=$TESTTMP/blur_out.png

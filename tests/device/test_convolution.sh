@@ -2,8 +2,10 @@
 # Device test of the convolution ladder on the default device: every rung, in one filter sweep, at an odd size
 # (67x45: no multiple of any block or of 4, so the scalar stores and ragged blocks run) with a non-square, a
 # 1x1 and a 32-wide filter, and at an aligned one (64x64, the float4 stores) with the largest filter (32x32),
-# against the CPU reference; three deliberately wrong kernels (an unwritten output, a dropped tap in the
-# register-blocked kernel, a lost float4 lane) caught with exit 3; and the bad filters and sizes with exit 1.
+# against the CPU reference; every residue of the size modulo 4 each way, one row, one column, one pixel,
+# with --check random and exact; deliberately wrong kernels (an unwritten output, a dropped tap in the
+# register-blocked kernel, a lost float4 lane; one tap of a 32x32 filter off by 0.1% under --check exact)
+# caught with exit 3; and the bad filters and sizes with exit 1.
 # Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -43,6 +45,20 @@ run_ok() { # run_ok SIZE FILTERS VARIANT...
 run_ok 67x45 5x3,1,32x7 5x3 1x1 32x7
 run_ok 64x64 32 32x32
 
+# 1b. Tails and both checks: w % 4 and h % 4 = 0..3, one row, one column, one pixel.
+for check in random exact; do
+    for case in 66x39:3x2 33x22:32x5 64x64:32 1x37:1x4 45x1:7x1 1x1:1; do
+        size=${case%%:*} filt=${case##*:}
+        "$BIN" run convolution --size "$size" --filter "$filt" --check "$check" --runs 1 --warmup 0 \
+            >"$TESTTMP/conv_tail.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/conv_tail.out"; then
+            cat "$TESTTMP/conv_tail.out"
+            fail "run convolution --size $size --filter $filt --check $check: exit $rc, want 0 and no FAILED row"
+        fi
+    done
+done
+
 # 2. Wrong kernels must be caught (exit 3, FAILED).
 wrong=$TESTTMP/conv_wrong
 make_wrong convolution.cl "$wrong" <<'EOF'
@@ -55,10 +71,23 @@ for rung in naive best vec4; do
     expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache \
         --size 67x45 --filter 7x5 --runs 1 --warmup 0
 done
+# One tap of a 32x32 filter off by 0.1% (in naive and in the register-blocked kernel): below the rounding
+# bound of 1024 random terms, an exact mismatch under --check exact.
+wrongt=$TESTTMP/conv_wrong_tap
+make_wrong convolution.cl "$wrongt" <<'EOF'
+[("            sum += in[(y + j) * ip + x + i] * filt[j * FWID + i];",
+  "            sum += in[(y + j) * ip + x + i] * filt[j * FWID + i] * (i == 3 && j == 2 ? 1.001f : 1.0f);"),
+ ("                float4 f = lf[j * (FW4 / 4) + i4];",
+  "                float4 f = lf[j * (FW4 / 4) + i4] * (j == 2 && i4 == 1 ? 1.001f : 1.0f);")]
+EOF
+for rung in naive best; do
+    expect_wrong "$rung: a tap off by 0.1% (exact)" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrongt" \
+        --no-cache --size 67x45 --filter 32 --check exact --runs 1 --warmup 0
+done
 
 # 3. Filters and sizes that cannot run: exit 1, one line naming the limit.
-expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 33
-expect 1 "above the largest the kernels take" -- "$BIN" run convolution --size 64 --filter 3x40
+expect 1 "has a side outside 1 to 32" -- "$BIN" run convolution --size 64 --filter 33
+expect 1 "has a side outside 1 to 32" -- "$BIN" run convolution --size 64 --filter 3x40
 expect 1 "larger than the 16x16 image" -- "$BIN" run convolution --size 16 --filter 17
 expect 1 "larger than the 40x8 image" -- "$BIN" run convolution --size 40x8 --filter 3x9
 expect 1 "bad --filter '0'" -- "$BIN" run convolution --size 64 --filter 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Device test of the filter3x3 ladder on the default device: every rung at an awkward size (1001x777: no
 # multiple of any tile or vector width) and at one whose rows are vector-aligned (256x130) against the CPU
-# reference; the image rungs `unsupported` under --mask-features images; a kernel that skips one pixel or
-# rounds wrongly caught with exit 3; PNG input and output (same size out as in); and the input errors: a
+# reference; every rung at sizes of every residue modulo 4 (and 8, the u8-vec width) each way, one row, one
+# column and one pixel, with --check random and exact; the image rungs `unsupported` under --mask-features
+# images; kernels that skip one pixel, round wrongly or have a weight off by 1e-4 relative caught with exit 3; PNG input and output (same size out as in); and the input errors: a
 # missing file and a corrupt PNG exit 5 naming the file, --input with --size exits 1.
 # Usage: bash test_filter3x3.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +55,18 @@ for size in 1001x777 256x130; do
     fi
 done
 
+# 1b. Tails: every residue of w and h modulo 4, w modulo 8, one row, one column, one pixel; both checks.
+for check in random exact; do
+    for size in 67x43 34x20 62x17 13x6 1x37 45x1 1x1; do
+        "$BIN" run filter3x3 --size "$size" --check "$check" --runs 1 --warmup 0 >"$TESTTMP/f3_tail.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/f3_tail.out"; then
+            cat "$TESTTMP/f3_tail.out"
+            fail "run filter3x3 --size $size --check $check: exit $rc, want 0 and no FAILED row"
+        fi
+    done
+done
+
 # 2. Images masked: the image rungs are unsupported, the others ok, exit 0.
 json=$TESTTMP/f3_mask.json
 rm -f "$json"
@@ -94,7 +107,8 @@ EOF
 done
 
 # 3. Wrong kernels must be caught (exit 3, FAILED): u8-buf-shift skips pixel (5,3), so only the poison is
-#    there; u8-vec rounds with +7; f32-vec scales by 0.06251.
+#    there; u8-vec rounds with +7; f32-vec scales by 0.06251; f32-buf (per-pixel sum) and f32-local (tile
+#    sum) have a weight 2 off by 1e-4 relative, f32-vec its centre column's, with random data and exact.
 wrong=$TESTTMP/f3_wrong
 make_wrong filter3x3.cl "$wrong" <<'EOF'
 [("    if (x < w && y < h)\n        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);",
@@ -106,6 +120,18 @@ EOF
 for rung in u8-buf-shift u8-vec f32-vec; do
     expect_wrong "wrong $rung kernel" -- \
         "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --no-cache --size 256x130 --runs 2 --warmup 0
+done
+wrongw=$TESTTMP/f3_wrong_weight
+make_wrong filter3x3.cl "$wrongw" <<'EOF'
+[("return t[xl] + 2.0f * t[x]", "return t[xl] + 2.0002f * t[x]"),
+ ("floatv v = LOAD_F32V(m - w) + 2.0f * LOAD_F32V(m)", "floatv v = LOAD_F32V(m - w) + 2.0002f * LOAD_F32V(m)"),
+ ("TILE_SUM(tile, lx, ly, 2.0f, 4.0f)", "TILE_SUM(tile, lx, ly, 2.0002f, 4.0f)")]
+EOF
+for check in random exact; do
+    for rung in f32-buf f32-vec f32-local; do
+        expect_wrong "$rung weight off by 1e-4 ($check)" -- "$BIN" run "filter3x3:$rung" --kernel-dir "$wrongw" \
+            --no-cache --size 67x43 --check "$check" --runs 1 --warmup 0
+    done
 done
 
 # 4. PNG in, PNG out of the same size.

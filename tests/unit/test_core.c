@@ -24,6 +24,7 @@
 #include "core/size.h"
 #include "core/stats.h"
 #include "core/status.h"
+#include "workloads/registry.h"
 
 /* cmocka 1.1 compares floats as float: this compares doubles, and NaN never passes. */
 #define assert_near(got, want, eps)                                                                          \
@@ -58,8 +59,28 @@ static void test_stats_odd_with_outlier(void **state)
     assert_near(s.stddev, sqrt(7610.0 / 4), 1e-9); /* sample (n-1) standard deviation */
     assert_near(s.cv, sqrt(7610.0 / 4) / 22, 1e-12);
     assert_near(s.mad, 1, 0);        /* |x-3| = 1 97 2 0 1 -> median 1 */
-    assert_int_equal(s.outliers, 1); /* only 100: 0.6745*97 > 3.5; 1: 0.6745*2 < 3.5 */
+    assert_int_equal(s.outliers, 1); /* only 100: 97 > 14.826 MADs; 1: 2 MADs */
     assert_near(x[1], 100, 0);       /* input untouched */
+}
+
+/* Hyperfine's threshold, 14.826 MADs: 14 MADs away is not an outlier, 15 is (the old 3.5 modified z-scores,
+ * 5.2 MADs, flagged both). */
+static void test_stats_outlier_threshold(void **state)
+{
+    (void)state;
+    cg_stats s;
+    const double near[] = {10, 11, 9, 10, 11, 9, 24}; /* median 10, MAD 1: 24 is 14 MADs away */
+    cg_stats_compute(near, 7, &s);
+    assert_near(s.mad, 1, 0);
+    assert_int_equal(s.outliers, 0);
+    const double far[] = {10, 11, 9, 10, 11, 9, 25};
+    cg_stats_compute(far, 7, &s);
+    assert_int_equal(s.outliers, 1);
+    /* a steady GPU rung: CV 0.6%, one run 2% slow: an outlier by count, but below the CV that warns */
+    const double gpu[] = {1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.020};
+    cg_stats_compute(gpu, 10, &s);
+    assert_int_equal(s.outliers, 1);
+    assert_true(s.cv < CG_STATS_QUIET_CV);
 }
 
 static void test_stats_even(void **state)
@@ -373,6 +394,31 @@ static void test_check_scalar(void **state)
     assert_false(c.ok);
     cg_check_scalar(&c, -INFINITY, 100, 1e300);
     assert_false(c.ok);
+    cg_check_scalar(&c, 100.01, 100, 0.04); /* the tolerance is the bound: the ratio is reported */
+    assert_near(c.bound_ratio, 0.25, 1e-9);
+    cg_check_scalar(&c, 100, 100, 0); /* exact */
+    assert_true(c.ok);
+    assert_near(c.bound_ratio, 0, 0);
+}
+
+/* A float sum's bound gamma_k and the bound check: one element lost from a sum of values >= 0.5 fails. */
+static void test_check_bound(void **state)
+{
+    (void)state;
+    assert_near(cg_gamma(1), 0x1p-24 / (1 - 0x1p-24), 1e-30);
+    assert_true(isinf(cg_gamma(0x1p24)));
+    cg_check c;
+    const float want[] = {1000, 2000, 0};
+    const float absum[] = {1000, 2000, 0};
+    float got[] = {1000.0001f, 2000, 0};
+    cg_check_bound(&c, got, want, absum, 3, cg_gamma(20), 1e-30);
+    assert_true(c.ok);
+    assert_true(c.bound_ratio > 0 && c.bound_ratio <= 1);
+    got[1] = 2000 - 0.5f; /* a lost element of 0.5: far beyond 20 u x 2000 = 2.4e-3 */
+    cg_check_bound(&c, got, want, absum, 3, cg_gamma(20), 1e-30);
+    assert_false(c.ok);
+    assert_int_equal(c.first_index, 1);
+    assert_true(c.bound_ratio > 1);
 }
 
 /* ---- rng */
@@ -437,6 +483,48 @@ static void test_features(void **state)
     assert_null(cg_feature_name(CG_FEAT_IMAGES | CG_FEAT_FP64));
 }
 
+/* Every workload accepts its documented GPU default size on an H100-like device (validate only: no device
+ * work), with --check random and exact, and the documented explicit GPU sizes. */
+static void test_default_sizes(void **state)
+{
+    (void)state;
+    cg_device dev;
+    memset(&dev, 0, sizeof dev);
+    dev.type = CL_DEVICE_TYPE_GPU;
+    dev.compute_units = 132;
+    dev.global_mem = 80ull << 30;
+    dev.max_alloc = 20ull << 30;
+    dev.local_mem = 48 << 10;
+    dev.max_wg = 1024;
+    cg_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.dev = &dev;
+    for (size_t w = 0; w < cg_nworkloads; w++) {
+        if (!cg_workloads[w]->validate) continue;
+        for (int exact = 0; exact < 2; exact++) {
+            cg_run_opts o;
+            memset(&o, 0, sizeof o);
+            o.check_exact = exact;
+            cg_status st = cg_workloads[w]->validate(&ctx, &o);
+            if (st != CG_OK)
+                fail_msg("%s refuses its default size (exact %d): %s", cg_workloads[w]->name, exact,
+                         last_line);
+        }
+    }
+    static const struct {
+        const char *workload, *size;
+    } documented[] = {{"reduction", "2^28"}, {"histogram", "2^28"}, {"transpose", "16384x16384"}};
+    for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++) {
+        const cg_workload *w = cg_registry_find(documented[i].workload);
+        cg_run_opts o;
+        char err[128];
+        memset(&o, 0, sizeof o);
+        assert_non_null(w);
+        assert_true(cg_size_parse(documented[i].size, &o.size, err, sizeof err));
+        assert_int_equal(w->validate(&ctx, &o), CG_OK);
+    }
+}
+
 static void test_status_merge(void **state)
 {
     (void)state;
@@ -456,6 +544,7 @@ int main(void)
     cg_log_set_sink(record, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_odd_with_outlier),
+        cmocka_unit_test(test_stats_outlier_threshold),
         cmocka_unit_test(test_stats_even),
         cmocka_unit_test(test_stats_small_and_flat),
         cmocka_unit_test(test_cache_key),
@@ -465,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_check_float),
         cmocka_unit_test(test_check_exact),
         cmocka_unit_test(test_check_scalar),
+        cmocka_unit_test(test_check_bound),
+        cmocka_unit_test(test_default_sizes),
         cmocka_unit_test(test_rng),
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_status_merge),

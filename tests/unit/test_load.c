@@ -140,7 +140,7 @@ static void test_bad_files(void **state)
                "no results");
     expect_bad(
         "{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"}, \"device\": {}, \"results\": [{}]}",
-        "results[0] lacks");
+        "field workload of row 0 is missing");
 }
 
 /* A file written before rows had a variant loads, every row with variant "". */

@@ -146,7 +146,51 @@ static const struct {
     {{"run", "all", "--no-cache=yes"}, "takes no value"},
     {{"frob"}, "unknown command 'frob'"},
     {{"run", "all", "more"}, "unexpected argument 'more'"},
+    {{"run", "all", "--seed", " -1"}, "--seed expects a non-negative integer, not ' -1'"},
+    {{"run", "all", "--seed", " 5"}, "--seed"},
+    {{"run", "all", "--runs", " 3"}, "--runs expects a whole number"},
+    {{"run", "all", "--sigma", "+2"}, "--sigma expects a positive number"},
+    {{"run", "all", "-z"}, "unknown option '-z'"},
+    {{"run", "all", "-q1"}, "-q (--quiet) takes no value"},
+    {{"run", "all", "-r"}, "-r (--runs) needs a value"},
+    {{"run", "all", "-s", "4", "-x"}, "unknown option '-x'"},
+    {{"peak", "-s", "4"}, "unknown option '-s' for 'peak'"},
 };
+
+/* Short options, "--" ending the options, and the help wrapped at 80 columns. */
+static void test_opts_short_and_end(void **state)
+{
+    (void)state;
+    cg_opts o;
+    char *a[] = {"clgauge", "run", "-d", "0:0",    "-s16M", "-r",    "3",
+                 "-w0",     "-q",  "-j", "x.json", "--",    "-weird"};
+    assert_int_equal(parse(ARGC(a), a, &o), CG_OK);
+    assert_string_equal(o.device, "0:0");
+    assert_string_equal(o.size, "16M");
+    assert_int_equal(o.runs, 3);
+    assert_int_equal(o.warmup, 0);
+    assert_true(o.quiet);
+    assert_string_equal(o.json, "x.json");
+    assert_string_equal(o.targets, "-weird"); /* after "--" a word starting with '-' is an argument */
+    char *b[] = {"clgauge", "run", "--", "reduction", "--runs"};
+    assert_int_equal(parse(ARGC(b), b, &o), CG_E_USAGE); /* "--runs" is a second target: unexpected */
+    char *c[] = {"clgauge", "devices", "-j"};
+    assert_int_equal(parse(ARGC(c), c, &o), CG_OK);
+    assert_true(o.json_stdout);
+    char *d[] = {"clgauge", "report", "--", "-a.json", "b.json"};
+    assert_int_equal(parse(ARGC(d), d, &o), CG_OK);
+    assert_int_equal(o.nfiles, 2);
+    assert_string_equal(o.files[0], "-a.json");
+
+    char buf[16384] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    assert_non_null(f);
+    for (int cmd = CG_CMD_NONE; cmd <= CG_CMD_HELP; cmd++)
+        cg_opts_help((cg_command)cmd, f);
+    fclose(f);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        if (strlen(line) > 80) fail_msg("help line of %zu columns: %s", strlen(line), line);
+}
 
 static void test_opts_errors(void **state)
 {
@@ -172,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_opts_run_everything),
         cmocka_unit_test(test_opts_defaults),
         cmocka_unit_test(test_opts_errors),
+        cmocka_unit_test(test_opts_short_and_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

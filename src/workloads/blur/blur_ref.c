@@ -20,6 +20,17 @@ void blur_weights(double sigma, int r, float *g)
         g[i + r] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / sum);
 }
 
+void blur_exact_weights(int r, float *g)
+{
+    int t = 2 * r + 1, sum = 0, e = 0;
+    for (int k = 0; k < t; k++)
+        sum += 1 + (5 * k + 2) % 4;
+    while ((1 << e) < sum)
+        e++;
+    for (int k = 0; k < t; k++)
+        g[k] = ldexpf((float)(1 + (5 * k + 2) % 4), -e);
+}
+
 /* Young, van Vliet, "Recursive implementation of the Gaussian filter", Signal Processing 44 (1995), eq. 11
  * (q from sigma) and eq. 8 (b0..b3). */
 void blur_yvv_coeffs(double sigma, float c[4])
@@ -164,11 +175,16 @@ cg_status blur_make_refs(blur_state *s)
     }
     for (size_t i = 0; i < n; i++)
         in[i] = s->in[i];
-    blur_ref_conv(in, a, s->w, s->h, s->g, s->r, 0);
+    blur_ref_conv(in, a, s->w, s->h, s->gt, s->r, 0);
     to_float(a, s->ref[REF_GAUSS_H], n);
-    blur_ref_conv(a, b, s->w, s->h, s->g, s->r, 1);
+    blur_ref_conv(a, b, s->w, s->h, s->gt, s->r, 1);
     to_float(b, s->ref[REF_GAUSS], n);
-    blur_ref_conv(in, b, s->w, s->h, s->g, s->r, 1);
+    if (s->ref[REF_CONV] != s->ref[REF_GAUSS]) { /* exact: the kernels' dyadic weights */
+        blur_ref_conv(in, a, s->w, s->h, s->g, s->r, 0);
+        blur_ref_conv(a, b, s->w, s->h, s->g, s->r, 1);
+        to_float(b, s->ref[REF_CONV], n);
+    }
+    blur_ref_conv(in, b, s->w, s->h, s->gt, s->r, 1);
     to_float(b, s->ref[REF_GAUSS_V], n);
     blur_ref_yvv(in, a, s->w, s->h, s->c, s->m, 0);
     to_float(a, s->ref[REF_RG_H], n);

@@ -8,6 +8,10 @@
 int blur_radius(double sigma);
 /* The 2r+1 weights exp(-i^2 / (2 sigma^2)), i = -r..r, normalised to sum 1, as floats. */
 void blur_weights(double sigma, int r, float *g);
+/* --check exact's weights: 1 + (5k + 2) % 4 (1 to 4, no symmetry: a mirrored filter differs) over the
+ * power of two at or above their sum. With pixels 0..15 every partial sum of a 2D filter up to radius 96 is
+ * an integer below 2^24 over a power of two: exact in float in any order. */
+void blur_exact_weights(int r, float *g);
 /* Young and van Vliet (1995) coefficients for sigma >= 0.5: c[0] = B, c[1..3] = b1/b0, b2/b0, b3/b0, with
  * B + c1 + c2 + c3 = 1 (a constant input stays constant). */
 void blur_yvv_coeffs(double sigma, float c[4]);
@@ -26,5 +30,13 @@ void blur_ref_conv(const double *in, double *out, size_t w, size_t h, const floa
  * the first sample, then an anti-causal pass started by m (blur_yvv_boundary) at the last. */
 void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float c[4], const float m[9],
                   int dir);
+
+/* blur_bound.c: the largest |float kernel - double reference| of the recursive filter over lines of n
+ * samples along one direction, for inputs within [-x, x] that carry errors up to ein already (0 for the
+ * first direction): every rounding of the kernel bounded by gamma_4 (a 4-term dot product in any order, FMA
+ * or not), times how far it travels to an output (the infinity norms of the line filter's responses,
+ * computed in double on the host). *out_sup gets the bound on |output| (the next direction's x). INFINITY
+ * when no bound can be given (out of memory). */
+double blur_yvv_bound(const float c[4], const float m[9], size_t n, double x, double ein, double *out_sup);
 
 #endif

@@ -63,6 +63,7 @@ typedef struct conv_state {
     size_t ip, rows; /* input pitch (floats, a multiple of 32) and rows, zero beyond the valid region */
     int fw, fh, fw4; /* filter size; fw rounded up to 4 */
     size_t max_wg;
+    bool exact; /* --check exact: integer pixels, dyadic taps: the float reference is exact */
     float *in, *f, *fpad, *ref, *got;
     cl_mem in_buf, f_buf, fpad_buf, out_buf;
 } conv_state;
@@ -175,6 +176,18 @@ out:
     return st;
 }
 
+/* The size and --filter checks of setup, before any device work (cg_workload.validate). */
+static cg_status conv_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    conv_state s = {0};
+    s.max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    cg_status st = pick_size(ctx, o, &s);
+    if (st == CG_OK) st = pick_filter(o, &s);
+    if (st != CG_OK) return st;
+    input_shape(&s);
+    return check_fit(ctx->dev, &s);
+}
+
 static void conv_teardown(void *state)
 {
     conv_state *s = state;
@@ -190,8 +203,33 @@ static void conv_teardown(void *state)
     free(s);
 }
 
-/* Seeded inputs: pixels uniform in [0, 1) in the valid (W + FW - 1) x (H + FH - 1) region, zeros in the
- * padding; taps uniform in [0, 1) scaled to sum to 1, so outputs stay in [0, 1). Then the reference. */
+/* The taps: random, uniform in [0.5, 1.5) scaled to sum to 1 (no tap is less than a third of another, so
+ * dropping any one moves outputs by at least 1 / (3 taps) of their size); or for --check exact the integers
+ * 1 + (3i + 5j + 1) % 4 (1 to 4, no symmetry) over the power of two at or above their sum. */
+static void make_taps(cg_rng *rng, conv_state *s, size_t taps)
+{
+    double sum = 0;
+    if (s->exact) {
+        int e = 0;
+        for (size_t k = 0; k < taps; k++)
+            sum += (s->f[k] = (float)(1 + (3 * (k % (size_t)s->fw) + 5 * (k / (size_t)s->fw) + 1) % 4));
+        while (ldexp(1.0, e) < sum)
+            e++;
+        for (size_t k = 0; k < taps; k++)
+            s->f[k] = ldexpf(s->f[k], -e);
+        return;
+    }
+    cg_rng_fill_float(rng, s->f, taps, 0.5f, 1.5f);
+    for (size_t i = 0; i < taps; i++)
+        sum += s->f[i];
+    for (size_t i = 0; i < taps; i++)
+        s->f[i] = (float)(s->f[i] / sum);
+}
+
+/* Seeded inputs: pixels uniform in [0, 1) (--check exact: integers 1 to 15) in the valid (W + FW - 1) x
+ * (H + FH - 1) region, zeros in the padding; the taps (make_taps), so outputs stay in the input's range.
+ * Exact mode: every partial sum is an integer below 32 x 32 x 4 x 15 < 2^24 over a power of two, exact in
+ * float in any order. Then the reference. */
 static cg_status make_host_data(const cg_run_opts *o, conv_state *s)
 {
     size_t n = s->w * s->h, taps = (size_t)s->fw * (size_t)s->fh;
@@ -207,14 +245,13 @@ static cg_status make_host_data(const cg_run_opts *o, conv_state *s)
     cg_rng rng;
     cg_rng_init(&rng, o->seed);
     size_t vw = s->w + (size_t)s->fw - 1, vh = s->h + (size_t)s->fh - 1;
-    for (size_t y = 0; y < vh; y++)
-        cg_rng_fill_float(&rng, s->in + y * s->ip, vw, 0.0f, 1.0f);
-    cg_rng_fill_float(&rng, s->f, taps, 0.0f, 1.0f);
-    double sum = 0;
-    for (size_t i = 0; i < taps; i++)
-        sum += s->f[i];
-    for (size_t i = 0; i < taps; i++)
-        s->f[i] = (float)(s->f[i] / sum);
+    for (size_t y = 0; y < vh; y++) {
+        float *row = s->in + y * s->ip;
+        cg_rng_fill_float(&rng, row, vw, 0.0f, 1.0f);
+        for (size_t x = 0; s->exact && x < vw; x++)
+            row[x] = (float)(1 + (int)(row[x] * 15.0f) % 15);
+    }
+    make_taps(&rng, s, taps);
     for (int j = 0; j < s->fh; j++)
         memcpy(s->fpad + (size_t)j * (size_t)s->fw4, s->f + (size_t)j * (size_t)s->fw,
                (size_t)s->fw * sizeof(float));
@@ -226,14 +263,12 @@ static cg_status make_host_data(const cg_run_opts *o, conv_state *s)
 static cg_status make_buffers(cg_ctx *ctx, conv_state *s)
 {
     cg_status st = CG_OK;
-    cl_context c = ctx->context;
     cl_mem_flags ro = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
     size_t taps = (size_t)s->fw * (size_t)s->fh;
-    CG_TRY_OBJ(s->in_buf, clCreateBuffer(c, ro, s->ip * s->rows * sizeof(float), s->in, CG_ERRP));
-    CG_TRY_OBJ(s->f_buf, clCreateBuffer(c, ro, taps * sizeof(float), s->f, CG_ERRP));
-    CG_TRY_OBJ(s->fpad_buf,
-               clCreateBuffer(c, ro, (size_t)s->fw4 * (size_t)s->fh * sizeof(float), s->fpad, CG_ERRP));
-    CG_TRY_OBJ(s->out_buf, clCreateBuffer(c, CL_MEM_WRITE_ONLY, s->w * s->h * sizeof(float), NULL, CG_ERRP));
+    CG_TRY_BUF(ctx, ro, s->ip * s->rows * sizeof(float), s->in, CG_BUF_INPUT, &s->in_buf);
+    CG_TRY_BUF(ctx, ro, taps * sizeof(float), s->f, CG_BUF_INPUT, &s->f_buf);
+    CG_TRY_BUF(ctx, ro, (size_t)s->fw4 * (size_t)s->fh * sizeof(float), s->fpad, CG_BUF_INPUT, &s->fpad_buf);
+    CG_TRY_BUF(ctx, CL_MEM_WRITE_ONLY, s->w * s->h * sizeof(float), NULL, CG_BUF_WRITTEN, &s->out_buf);
 out:
     return st;
 }
@@ -247,6 +282,7 @@ static cg_status conv_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
         CG_WARN("convolution: --input/--output are for the filter3x3 and blur workloads; convolution ignores "
                 "them");
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->exact = o->check_exact;
     if ((st = pick_size(ctx, o, s)) != CG_OK || (st = pick_filter(o, s)) != CG_OK) goto out;
     input_shape(s);
     if ((st = check_fit(ctx->dev, s)) != CG_OK || (st = make_host_data(o, s)) != CG_OK) goto out;
@@ -343,10 +379,11 @@ static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     return cg_enqueue_kernel(ctx, ev, q->k, 2, q->global, q->local);
 }
 
-/* Float sums in another order than the reference's: outputs lie in [0, 1) and each of the taps' rounding
- * errors is at most one float epsilon of the output, so both sums are within taps x 6e-8 of the exact one;
- * the tolerance is twice that (1.2e-4 at 32x32). One missing tap moves an output by about 0.5 / taps, well
- * above it. */
+/* The reference is a float sum in another order than the kernels': each is within gamma_k (k = taps) of
+ * the exact sum relative to the sum of |terms|, which is |output| here (pixels and taps are never negative),
+ * so |got - want| <= 2 gamma_(taps+2) |want| (c = 2; the +2 covers |want| against the exact sum). One
+ * dropped tap moves an output by at least 1 / (3 taps) of the output's size, 2.7x the bound at 32x32 and more
+ * below. Exact mode: zero tolerance (docs/workloads/convolution.md). */
 static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
@@ -354,7 +391,8 @@ static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     (void)rs;
     size_t n = s->w * s->h;
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, n * sizeof(float), s->got, 0, NULL, NULL));
-    cg_check_float(c, s->got, s->ref, n, 1e-6 + 1.2e-7 * s->fw * s->fh, 0.0);
+    double taps = (double)s->fw * s->fh;
+    cg_check_bound(c, s->got, s->ref, NULL, n, s->exact ? 0.0 : 2.0 * cg_gamma(taps + 2), 0.0);
     if (!c->ok) cg_check_locate_2d(c, s->w);
 out:
     return st;
@@ -382,4 +420,5 @@ const cg_workload cg_workload_convolution = {
     .verify = conv_verify,
     .release = conv_release,
     .save_output = NULL,
+    .validate = conv_validate,
 };

@@ -61,6 +61,7 @@ typedef struct f3_state {
     uint8_t *in8, *ref8, *got8, *saved; /* saved: the last verified output as grey, for --output */
     float *inf, *reff, *gotf;
     bool have_saved;
+    bool exact;       /* --check exact: u8 pixels 16k, float pixels the same integers (reference exact) */
     unsigned poisons; /* alternates the u8 poison byte so that an unwritten pixel fails one of two runs */
     cl_mem in8_buf, out8_buf, inf_buf, outf_buf;
     cl_mem in8_img, inf_img; /* NULL when images are masked or the format is unsupported */
@@ -80,14 +81,15 @@ static bool rung_is_float(const cg_rung *r)
 
 /* ---- CPU references --------------------------------------------------------------------------------- */
 
-/* The unnormalised weighted sum around (x, y), clamped to the picture: the definition every kernel meets. */
-#define REF_SUM(T, p, x, y, w, h)                                                                            \
+/* The unnormalised weighted sum around (x, y), clamped to the picture, each tap converted to A before any
+ * arithmetic (unsigned for u8, double for f32: exact): the definition every kernel meets. */
+#define REF_SUM(T, A, p, x, y, w, h)                                                                         \
     do {                                                                                                     \
         size_t xl_ = (x) ? (x)-1 : 0, xr_ = (x) + 1 < (w) ? (x) + 1 : (x);                                   \
         const T *t_ = (p) + ((y) ? (y)-1 : 0) * (w), *m_ = (p) + (y) * (w);                                  \
         const T *b_ = (p) + ((y) + 1 < (h) ? (y) + 1 : (y)) * (w);                                           \
-        sum = t_[xl_] + 2 * t_[x] + t_[xr_] + 2 * m_[xl_] + 4 * m_[x] + 2 * m_[xr_] + b_[xl_] + 2 * b_[x] +  \
-              b_[xr_];                                                                                       \
+        sum = (A)t_[xl_] + 2 * (A)t_[x] + (A)t_[xr_] + 2 * (A)m_[xl_] + 4 * (A)m_[x] + 2 * (A)m_[xr_] +      \
+              (A)b_[xl_] + 2 * (A)b_[x] + (A)b_[xr_];                                                        \
     } while (0)
 
 static void reference_u8(const uint8_t *in, uint8_t *out, size_t w, size_t h)
@@ -95,7 +97,7 @@ static void reference_u8(const uint8_t *in, uint8_t *out, size_t w, size_t h)
     for (size_t y = 0; y < h; y++)
         for (size_t x = 0; x < w; x++) {
             unsigned sum;
-            REF_SUM(uint8_t, in, x, y, w, h);
+            REF_SUM(uint8_t, unsigned, in, x, y, w, h);
             out[y * w + x] = (uint8_t)((sum + 8) >> 4);
         }
 }
@@ -105,7 +107,7 @@ static void reference_f32(const float *in, float *out, size_t w, size_t h)
     for (size_t y = 0; y < h; y++)
         for (size_t x = 0; x < w; x++) {
             double sum;
-            REF_SUM(float, in, x, y, w, h);
+            REF_SUM(float, double, in, x, y, w, h);
             out[y * w + x] = (float)(sum / 16.0);
         }
 }
@@ -114,7 +116,7 @@ static void reference_f32(const float *in, float *out, size_t w, size_t h)
 
 /* Checks w x h against the index range of the kernels, the largest buffer and (when images are used) the
  * largest 2D image; one CG_E_USAGE line naming the limit and the fix. */
-static cg_status check_size(cg_ctx *ctx, size_t w, size_t h)
+static cg_status check_size(const cg_ctx *ctx, size_t w, size_t h)
 {
     cg_status st = CG_OK;
     char need[32], have[32];
@@ -168,6 +170,16 @@ static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, f3_state *s)
     return CG_OK;
 }
 
+/* The size checks of setup, before any device work (cg_workload.validate): with --input only the picture's
+ * header is read. */
+static cg_status f3_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    f3_state s = {0};
+    cg_status st =
+        (o->input && !o->size.dims) ? cg_png_read_size(o->input, &s.w, &s.h) : pick_size(ctx, o, &s);
+    return st == CG_OK ? check_size(ctx, s.w, s.h) : st;
+}
+
 /* Host inputs, outputs and references. */
 static cg_status make_host_data(const cg_run_opts *o, f3_state *s)
 {
@@ -188,9 +200,12 @@ static cg_status make_host_data(const cg_run_opts *o, f3_state *s)
         cg_rng rng;
         cg_rng_init(&rng, o->seed);
         cg_rng_fill_bytes(&rng, s->in8, n);
+        if (s->exact) /* 16, 32 .. 240: no rounding in (sum + 8) >> 4, no zero tap */
+            for (size_t i = 0; i < n; i++)
+                s->in8[i] = (uint8_t)(16 * (1 + s->in8[i] % 15));
     }
-    for (size_t i = 0; i < n; i++)
-        s->inf[i] = s->in8[i] / 255.0f;
+    for (size_t i = 0; i < n; i++) /* exact: the bytes themselves, so every float sum is an exact integer */
+        s->inf[i] = s->exact ? (float)s->in8[i] : s->in8[i] / 255.0f;
     reference_u8(s->in8, s->ref8, s->w, s->h);
     reference_f32(s->inf, s->reff, s->w, s->h);
     return CG_OK;
@@ -218,10 +233,10 @@ static cg_status make_device_data(cg_ctx *ctx, f3_state *s)
     cg_status st = CG_OK;
     cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
     size_t n = s->n, nf = s->n * sizeof(float);
-    CG_TRY_OBJ(s->in8_buf, clCreateBuffer(ctx->context, in, n, s->in8, CG_ERRP));
-    CG_TRY_OBJ(s->inf_buf, clCreateBuffer(ctx->context, in, nf, s->inf, CG_ERRP));
-    CG_TRY_OBJ(s->out8_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, n, NULL, CG_ERRP));
-    CG_TRY_OBJ(s->outf_buf, clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, nf, NULL, CG_ERRP));
+    CG_TRY_BUF(ctx, in, n, s->in8, CG_BUF_INPUT, &s->in8_buf);
+    CG_TRY_BUF(ctx, in, nf, s->inf, CG_BUF_INPUT, &s->inf_buf);
+    CG_TRY_BUF(ctx, CL_MEM_WRITE_ONLY, n, NULL, CG_BUF_WRITTEN, &s->out8_buf);
+    CG_TRY_BUF(ctx, CL_MEM_WRITE_ONLY, nf, NULL, CG_BUF_WRITTEN, &s->outf_buf);
     /* Only the formats the rungs may use: a rung whose format is missing or masked is reported unsupported.
      */
     if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_R8))
@@ -256,6 +271,7 @@ static cg_status f3_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
         CG_ERROR("filter3x3: out of host memory");
         return CG_E_RUNTIME;
     }
+    s->exact = o->check_exact;
     cg_status st = pick_size(ctx, o, s);
     if (st == CG_OK) st = check_size(ctx, s->w, s->h);
     if (st == CG_OK) {
@@ -275,18 +291,21 @@ static cg_status f3_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
 /* ---- rungs ------------------------------------------------------------------------------------------ */
 
 /* Bytes: each input pixel read once and each output pixel written once (1+1 B for u8, 4+4 B for float).
- * FLOPs: 17 per pixel, the 9 multiplies and 8 adds of the direct 3x3 weighted sum (the normalising shift or
- * multiply is not counted; integer rungs do the same operations on integers). */
+ * FLOPs: 13 per float pixel, what the per-pixel kernels do: the 5 multiplies by 2 or 4 and the 8 adds of the
+ * 3x3 weighted sum (the normalising multiply by 1/16 is not counted; the vec kernels share column sums and
+ * do fewer). The u8 rungs do integer work, which no fp32 ceiling bounds: they count bytes only (0 FLOPs),
+ * so their roofline is the memory one. */
 static void f3_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const f3_state *s = state;
     bool f = rung_is_float(r);
     double px = (double)s->n;
     m->bytes = px * (f ? 8.0 : 2.0);
-    m->flops = px * 17.0;
+    m->flops = f ? px * 13.0 : 0.0;
     m->items = px;
     m->item_unit = "px";
-    m->bytes_note = f ? "R+W: 4 B/px read + 4 B/px written" : "R+W: 1 B/px read + 1 B/px written";
+    m->bytes_note = f ? "R+W: 4 B/px read + 4 B/px written; 13 FLOP/px"
+                      : "R+W: 1 B/px read + 1 B/px written; integer work, bytes only (no FLOPs counted)";
     m->ceiling = CG_CEIL_COPY;
 }
 
@@ -371,7 +390,10 @@ static cg_status f3_verify(cg_ctx *ctx, void *state, void *rsp, cg_check *c)
     if (rs->is_float) {
         CG_TRY(clEnqueueReadBuffer(ctx->queue, rs->out, CL_TRUE, 0, s->n * sizeof(float), s->gotf, 0, NULL,
                                    NULL));
-        cg_check_float(c, s->gotf, s->reff, s->n, 1e-5, 0.0);
+        /* The reference is exact (double, then rounded to float: u |want|); a kernel's 9-term sum is within
+         * gamma_8 of |want| in any order (the taps 1, 2, 4 and the 1/16 are exact, inputs never negative, so
+         * |want| is the sum of |terms|): gamma_9 in all, c = 1. Exact mode: integer sums, zero tolerance. */
+        cg_check_bound(c, s->gotf, s->reff, NULL, s->n, s->exact ? 0.0 : cg_gamma(9), 0.0);
     } else {
         CG_TRY(clEnqueueReadBuffer(ctx->queue, rs->out, CL_TRUE, 0, s->n, s->got8, 0, NULL, NULL));
         cg_check_u8(c, s->got8, s->ref8, s->n);
@@ -382,7 +404,7 @@ static cg_status f3_verify(cg_ctx *ctx, void *state, void *rsp, cg_check *c)
     }
     if (rs->is_float)
         for (size_t i = 0; i < s->n; i++)
-            s->saved[i] = to_grey(s->gotf[i]);
+            s->saved[i] = to_grey(s->exact ? s->gotf[i] / 255.0f : s->gotf[i]);
     else
         memcpy(s->saved, s->got8, s->n);
     s->have_saved = true;
@@ -427,4 +449,5 @@ const cg_workload cg_workload_filter3x3 = {
     .verify = f3_verify,
     .release = f3_release,
     .save_output = f3_save_output,
+    .validate = f3_validate,
 };

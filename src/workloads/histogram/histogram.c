@@ -48,6 +48,7 @@ enum { PAT_RANDOM, PAT_ALLEQUAL, PAT_IMAGE, PAT_COUNT };
 typedef struct hist_state {
     uint64_t n;
     int pattern;
+    bool exact;              /* --check exact with the random pattern: fill_exact's runs instead */
     uint32_t ref[HIST_BINS]; /* exact counts of the input */
     unsigned cus;            /* compute units */
     size_t max_wg;           /* device limit on the work-group size */
@@ -114,15 +115,26 @@ static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n
     return CG_OK;
 }
 
+/* The --pattern and size checks of setup, before any device work (cg_workload.validate). */
+static cg_status hist_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    uint64_t n;
+    if (find_pattern(o->pattern) < 0) {
+        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", o->pattern);
+        return CG_E_USAGE;
+    }
+    return pick_size(ctx->dev, o, &n);
+}
+
 static void describe_size(const hist_state *s, char *buf, size_t len)
 {
     int lg = 0;
     while ((1ull << lg) < s->n)
         lg++;
     if ((1ull << lg) == s->n)
-        snprintf(buf, len, "2^%d B, %s", lg, patterns[s->pattern]);
+        snprintf(buf, len, "2^%d B, %s", lg, s->exact ? "exact" : patterns[s->pattern]);
     else
-        snprintf(buf, len, "%llu B, %s", (unsigned long long)s->n, patterns[s->pattern]);
+        snprintf(buf, len, "%llu B, %s", (unsigned long long)s->n, s->exact ? "exact" : patterns[s->pattern]);
 }
 
 /* The image pattern: rows of HIST_IMAGE_W bytes, diagonal bands (a triangle wave over x + y, 16 px per grey
@@ -145,11 +157,30 @@ static void fill_image(cg_rng *rng, uint8_t *x, size_t n)
     }
 }
 
+/* The --check exact pattern: runs of ascending bins, bin b's run (b + 1) units long, so that every bin has
+ * its own count (a mislabelled or lost bin shows) and the input ends in the highest bins (a dropped tail
+ * shows); lane i % 16 of each 16-byte vector adds 37 x lane to the bin, so that a uint4 kernel counting one
+ * byte lane twice and another never changes the counts. Long runs of one bin also make a non-atomic update
+ * lose counts wherever work-items run concurrently. */
+static void fill_exact(uint8_t *x, size_t n)
+{
+    const double total = HIST_BINS * (HIST_BINS + 1) / 2.0;
+    size_t b = 0;
+    for (size_t i = 0; i < n; i++) {
+        double at = (double)i * total / (double)n;
+        while (b + 1 < HIST_BINS && (double)(b + 1) * (b + 2) / 2.0 <= at)
+            b++;
+        x[i] = (uint8_t)((b + 37 * (i % 16)) & 0xFF);
+    }
+}
+
 static void fill_pattern(const cg_run_opts *o, int pattern, uint8_t *x, size_t n)
 {
     cg_rng rng;
     cg_rng_init(&rng, o->seed);
-    if (pattern == PAT_RANDOM)
+    if (pattern == PAT_RANDOM && o->check_exact)
+        fill_exact(x, n);
+    else if (pattern == PAT_RANDOM)
         cg_rng_fill_bytes(&rng, x, n);
     else if (pattern == PAT_ALLEQUAL)
         memset(x, (int)(cg_rng_next(&rng) & 0xFF), n);
@@ -165,8 +196,7 @@ static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, hist_state *s)
     fill_pattern(o, s->pattern, x, (size_t)s->n);
     for (size_t i = 0; i < s->n; i++)
         s->ref[x[i]]++;
-    CG_TRY_OBJ(s->in, clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)s->n, x,
-                                     CG_ERRP));
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)s->n, x, CG_BUF_INPUT, &s->in);
 out:
     free(x);
     return st;
@@ -195,9 +225,10 @@ static cg_status hist_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
         goto out;
     }
     if ((st = pick_size(ctx->dev, o, &s->n)) != CG_OK) goto out;
+    s->exact = o->check_exact && s->pattern == PAT_RANDOM;
     describe_size(s, size_desc, len);
     if ((st = make_input(ctx, o, s)) != CG_OK) goto out;
-    CG_TRY_OBJ(s->out, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof s->ref, NULL, CG_ERRP));
+    CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, sizeof s->ref, NULL, CG_BUF_WRITTEN, &s->out);
 out:
     if (st != CG_OK) {
         hist_teardown(s);
@@ -264,15 +295,6 @@ out:
     return st;
 }
 
-/* Every bin 0xFFFFFFFF: a rung that skips zeroing or writes nothing fails. */
-static cg_status hist_poison(cg_ctx *ctx, void *state, void *rs)
-{
-    hist_state *s = state;
-    (void)rs;
-    const cl_uint poison = 0xFFFFFFFFu;
-    return cg_poison_buffer(ctx, s->out, &poison, sizeof poison, sizeof s->ref);
-}
-
 /* Zeroing the bins is part of the rung (every kernel adds into them): a timed fill, then the kernel. */
 static cg_status hist_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
@@ -317,9 +339,11 @@ const cg_workload cg_workload_histogram = {
     .model = hist_model,
     .options = hist_options,
     .prepare = hist_prepare,
-    .poison = hist_poison,
+    .poison = NULL, /* the core poisons the bins (0xFF.. / 0xA5..) before every run: a rung that skips
+                       zeroing them or writes nothing fails */
     .enqueue = hist_enqueue,
     .verify = hist_verify,
     .release = hist_release,
     .save_output = NULL,
+    .validate = hist_validate,
 };

@@ -1,8 +1,10 @@
-/* The reduction workload: the sum of N seeded random floats in [0, 1), as Harris's ladder of reductions
- * ported to OpenCL 1.2. This file owns the inputs, the CPU reference (a compensated double sum, computed
- * once), the device buffers (input, two ping-pong partial buffers sized for the worst rung, a one-float
- * output), the rung table and the enqueue of each rung's launches. A rung's shape is data in p[]:
- *   p[0] work-group size (clamped to the device, rounded down to a power of two);
+/* The reduction workload: the sum of N seeded random floats in [0.5, 1) (bounded away from zero, so that
+ * every element matters), or with --check exact of N integers 1 or 2 (every partial sum exact in float), as
+ * Harris's ladder of reductions ported to OpenCL 1.2. This file owns the inputs, the CPU reference (a
+ * compensated double sum, computed once), the per-rung forward error bound, the device buffers (input, two
+ * ping-pong partial buffers sized for the worst rung, a one-float output; all registered with the core, which
+ * poisons the written ones before every run), the rung table and the enqueue of each rung's launches. A
+ * rung's shape is data in p[]: p[0] work-group size (clamped to the device, rounded down to a power of two);
  *   p[1] loads per work-item per step (multi-pass: elements added while loading; grid: float4 accumulators);
  *   p[2] 0: multi-pass, the host relaunches on the partials until one value is left; k > 0: a grid of
  *        k x compute-units groups covers the input, then one group sums the partials. */
@@ -20,6 +22,9 @@ enum { P_WG, P_LOADS, P_GRID };
 #define RED_DEFAULT_GPU   (1ull << 28)
 #define RED_DEFAULT_OTHER (1ull << 24)
 #define RED_MAX_N         (1ull << 31) /* kernels index with 32-bit unsigned ints */
+#define RED_EXACT_MAX_N   (1ull << 23) /* --check exact: the sum of N values <= 2 stays below 2^24 */
+#define RED_BOUND_C       1.0          /* c of the bound c * gamma_d * sum|x| (docs/workloads/reduction.md) */
+#define RED_REF_ERR       0x1p-48      /* relative error of the compensated double reference, with room */
 
 /* clang-format off */
 static const cg_rung rungs[] = {
@@ -46,7 +51,8 @@ static const cg_rung rungs[] = {
 typedef struct red_state {
     uint64_t n;
     double ref;         /* compensated double sum of the inputs */
-    double tol;         /* absolute tolerance of the check */
+    double absum;       /* sum |x| (the inputs are positive: ref) */
+    bool exact;         /* --check exact: compare with zero tolerance */
     unsigned cus;       /* compute units */
     size_t max_wg;      /* device limit on the work-group size */
     cl_mem in, out;     /* n floats; 1 float */
@@ -58,6 +64,7 @@ typedef struct red_rung {
     const cg_rung *r;
     cl_kernel k, k2; /* k2: the grid rungs' second stage (the same kernel, other arguments) */
     size_t wg, loads, groups;
+    size_t depth; /* the summation depth of the error bound (rung_depth) */
 } red_rung;
 
 /* The rung's work-group size: its p[0] clamped to the device and rounded down to a power of two. */
@@ -98,6 +105,42 @@ static void rung_partials(const red_state *s, const cg_rung *r, size_t len[2])
     len[1] = div_up(len[0], per);
 }
 
+static size_t log2_size(size_t x)
+{
+    size_t l = 0;
+    while (((size_t)1 << l) < x)
+        l++;
+    return l;
+}
+
+/* The additions on the longest path from an input to the result of one grid stage over n floats with
+ * `groups` groups (Higham's depth of a summation): ceil(per-item float4s / LOADS) into each accumulator, up
+ * to LOADS - 1 more in the tail loop and LOADS - 1 merging the accumulators, 2 over the lanes, 1 for the
+ * scalar tail, then the in-group sum (log2 WG levels; the PTX warp sums take at most 2 more). */
+static size_t grid_stage_depth(size_t n, size_t groups, size_t wg, size_t loads)
+{
+    size_t n4 = n / 4, global = groups * wg;
+    size_t per = div_up(n4, global);
+    return div_up(per, loads) + 2 * (loads - 1) + 3 + log2_size(wg) + 2;
+}
+
+/* The summation depth d of the rung at this size: every rung's result is within gamma_d * sum|x| of the exact
+ * sum, whatever order the additions of one level run in. */
+static size_t rung_depth(const red_state *s, const cg_rung *r)
+{
+    size_t wg = rung_wg(s, r), loads = rung_loads(r), d = 0;
+    if (r->p[P_GRID] > 0) {
+        size_t g = grid_groups(s, r, wg);
+        d = grid_stage_depth((size_t)s->n, g, wg, loads);
+        if (g > 1) d += grid_stage_depth(g, 1, wg, loads);
+        return d;
+    }
+    for (size_t n = (size_t)s->n;; n = div_up(n, wg * loads)) {
+        d += loads + log2_size(wg); /* LOADS adds while loading, then the tree */
+        if (div_up(n, wg * loads) == 1) return d;
+    }
+}
+
 static double kahan_sum(const float *x, size_t n)
 {
     double sum = 0.0, c = 0.0;
@@ -113,6 +156,12 @@ static double kahan_sum(const float *x, size_t n)
 /* Picks N: --size, or the default for the device type capped by max_alloc and half the global memory. */
 static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n)
 {
+    if (o->check_exact && o->size.dims == 1 && o->size.n > RED_EXACT_MAX_N) {
+        CG_ERROR(
+            "reduction: --check exact takes --size up to 2^23 (the exact sum must fit a float's 24 bits): "
+            "use --size <= 8M or --check random");
+        return CG_E_USAGE;
+    }
     if (o->size.dims == 2) {
         CG_ERROR("reduction takes a count, not a 2D size: use e.g. --size 16M");
         return CG_E_USAGE;
@@ -132,9 +181,17 @@ static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n
         return CG_OK;
     }
     *n = (d->type & CL_DEVICE_TYPE_GPU) ? RED_DEFAULT_GPU : RED_DEFAULT_OTHER;
+    if (o->check_exact && *n > RED_EXACT_MAX_N) *n = RED_EXACT_MAX_N;
     while (*n > 1024 && (*n * sizeof(float) > d->max_alloc || *n * sizeof(float) > d->global_mem / 2))
         *n /= 2;
     return CG_OK;
+}
+
+/* The size check of setup, before any device work (cg_workload.validate). */
+static cg_status red_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    uint64_t n;
+    return pick_size(ctx->dev, o, &n);
 }
 
 static void describe_size(uint64_t n, char *buf, size_t len)
@@ -159,8 +216,9 @@ static void red_teardown(void *state)
     free(s);
 }
 
-/* Inputs, reference and tolerance. The tolerance, 1e-5 * sum|x| + 1e-3, holds float tree sums with room to
- * spare yet fails a dropped element (~0.5) at small N; sum|x| is the reference itself since every x >= 0. */
+/* Inputs and reference. Random: uniform in [0.5, 1), so that a lost element (>= 0.5) exceeds the bound at
+ * test sizes; exact: 1 or 2, so that every partial sum in any order is an integer below 2^24. The inputs are
+ * positive: sum|x| is the reference itself. */
 static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, red_state *s)
 {
     cg_status st = CG_OK;
@@ -168,11 +226,15 @@ static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, red_state *s)
     CG_FAIL_IF(!x, CG_E_RUNTIME, "reduction: out of host memory for %llu floats", (unsigned long long)s->n);
     cg_rng rng;
     cg_rng_init(&rng, o->seed);
-    cg_rng_fill_float(&rng, x, s->n, 0.0f, 1.0f);
+    s->exact = o->check_exact;
+    if (s->exact)
+        for (size_t i = 0; i < s->n; i++)
+            x[i] = (float)(1 + (cg_rng_next(&rng) >> 63));
+    else
+        cg_rng_fill_float(&rng, x, s->n, 0.5f, 1.0f);
     s->ref = kahan_sum(x, s->n);
-    s->tol = 1e-5 * s->ref + 1e-3;
-    CG_TRY_OBJ(s->in, clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * sizeof *x,
-                                     x, CG_ERRP));
+    s->absum = s->ref;
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * sizeof *x, x, CG_BUF_INPUT, &s->in);
 out:
     free(x);
     return st;
@@ -196,10 +258,9 @@ static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
     }
     st = make_input(ctx, o, s);
     if (st != CG_OK) goto out;
-    CG_TRY_OBJ(s->out, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof(float), NULL, CG_ERRP));
+    CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, sizeof(float), NULL, CG_BUF_WRITTEN, &s->out);
     for (int j = 0; j < 2; j++)
-        CG_TRY_OBJ(s->part[j], clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, s->part_len[j] * sizeof(float),
-                                              NULL, CG_ERRP));
+        CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, s->part_len[j] * sizeof(float), NULL, CG_BUF_WRITTEN, &s->part[j]);
 out:
     if (st != CG_OK) {
         red_teardown(s);
@@ -261,6 +322,7 @@ static cg_status red_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_prog
     q->r = r;
     q->wg = rung_wg(s, r);
     q->loads = rung_loads(r);
+    q->depth = rung_depth(s, r);
     if (q->wg != (size_t)r->p[P_WG])
         CG_WARN("reduction:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG],
                 q->wg);
@@ -278,14 +340,6 @@ out:
     }
     *rs = q;
     return st;
-}
-
-static cg_status red_poison(cg_ctx *ctx, void *state, void *rs)
-{
-    red_state *s = state;
-    (void)rs;
-    const float poison = NAN;
-    return cg_poison_buffer(ctx, s->out, &poison, sizeof poison, sizeof poison);
 }
 
 static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)
@@ -323,15 +377,17 @@ static cg_status red_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     return st;
 }
 
-/* Reads the one output float; passes when |got - ref| <= 1e-5 * sum|x| + 1e-3 (see make_input). */
+/* Reads the one output float; passes when |got - ref| <= c * gamma_d * sum|x| (RED_BOUND_C, rung_depth), or
+ * got == ref exactly with --check exact. */
 static cg_status red_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     red_state *s = state;
-    (void)rs;
+    red_rung *q = rs;
     float got = 0.0f;
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
-    cg_check_scalar(c, got, s->ref, s->tol);
+    double bound = s->exact ? 0 : (RED_BOUND_C * cg_gamma((double)q->depth) + RED_REF_ERR) * s->absum;
+    cg_check_scalar(c, got, s->ref, bound);
 out:
     return st;
 }
@@ -349,9 +405,10 @@ const cg_workload cg_workload_reduction = {
     .model = red_model,
     .options = red_options,
     .prepare = red_prepare,
-    .poison = red_poison,
+    .poison = NULL, /* the core poisons out and both partial buffers before every run */
     .enqueue = red_enqueue,
     .verify = red_verify,
     .release = red_release,
     .save_output = NULL,
+    .validate = red_validate,
 };

@@ -1,0 +1,276 @@
+/* `clgauge completions bash|zsh` (hidden from the overview): a completion script printed from the same rows
+ * that drive parsing and --help (cg_opt_rows, the command table) and from the registry (workloads and
+ * workload:rung names), so that an option or rung added there is completed without another edit. The build
+ * runs it into the build directory and `cmake --install` installs both scripts (cmake/completions.cmake). */
+#include <string.h>
+#include "cli/commands.h"
+#include "core/device.h"
+#include "core/log.h"
+#include "peak/peak.h"
+#include "workloads/registry.h"
+
+/* Every workload's --pattern values ('|'-separated in the workload), each followed by a space; a value two
+ * workloads share is printed twice, which neither shell minds. */
+static void pattern_words(FILE *f)
+{
+    for (size_t i = 0; i < cg_nworkloads; i++)
+        for (const char *p = cg_workloads[i]->patterns; p && *p;) {
+            size_t n = strcspn(p, "|");
+            fprintf(f, "%.*s ", (int)n, p);
+            p += n + (p[n] == '|');
+        }
+}
+
+/* The values a shell offers for r, space-separated (a trailing space is harmless in both shells). */
+static void value_words(FILE *f, const cg_opt_row *r)
+{
+    switch (r->complete) {
+    case CG_COMPLETE_WORDS:
+        fprintf(f, "%s", r->words);
+        break;
+    case CG_COMPLETE_PATTERNS:
+        pattern_words(f);
+        break;
+    case CG_COMPLETE_FEATURES:
+        for (unsigned b = 0; b < CG_FEAT_COUNT; b++)
+            fprintf(f, "%s ", cg_feature_name(1u << b));
+        break;
+    case CG_COMPLETE_PEAK_TESTS:
+        for (size_t i = 0; i < cg_peak_ntests; i++) {
+            const cg_peak_test *t = &cg_peak_tests[i];
+            if (i == 0 || strcmp(t->family, cg_peak_tests[i - 1].family)) fprintf(f, "%s ", t->family);
+            fprintf(f, "%s ", t->name);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The values that take a comma-separated list. */
+static bool is_list(const cg_opt_row *r)
+{
+    return r->complete == CG_COMPLETE_FEATURES || r->complete == CG_COMPLETE_PEAK_TESTS;
+}
+
+static void target_words(FILE *f)
+{
+    fprintf(f, "all");
+    for (size_t i = 0; i < cg_nworkloads; i++) {
+        const cg_workload *w = cg_workloads[i];
+        fprintf(f, " %s", w->name);
+        for (size_t k = 0; k < w->n_rungs; k++)
+            fprintf(f, " %s:%s", w->name, w->rungs[k].name);
+    }
+}
+
+static void command_words(FILE *f, bool all)
+{
+    for (int c = CG_CMD_DEVICES; c <= (all ? CG_CMD_COMPLETIONS : CG_CMD_HELP); c++)
+        fprintf(f, "%s%s", c == CG_CMD_DEVICES ? "" : " ", cg_command_name(c));
+}
+
+static bool takes(const cg_opt_row *r, int c)
+{
+    return (r->commands & (1u << c)) != 0;
+}
+
+/* ---- bash ------------------------------------------------------------------------------------------------
+ */
+
+/* One case pattern per command and spelling of the option r, for "$cmd $prev" ("run --json|run -j"). */
+static void bash_case_pattern(FILE *f, const cg_opt_row *r)
+{
+    const char *sep = "";
+    for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++) {
+        if (!takes(r, c)) continue;
+        fprintf(f, "%s'%s --%s'", sep, cg_command_name(c), r->name);
+        if (r->short_name) fprintf(f, "|'%s -%c'", cg_command_name(c), r->short_name);
+        sep = "|";
+    }
+}
+
+/* The value of the option in $prev: files, directories, words, or nothing to offer. */
+static void bash_values(FILE *f)
+{
+    fprintf(f, "    if [ \"$opts_end\" = 0 ]; then\n        case \"$cmd $prev\" in\n");
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+        if (r->kind == CG_ARG_FLAG) continue;
+        fprintf(f, "        ");
+        bash_case_pattern(f, r);
+        if (r->complete == CG_COMPLETE_FILE)
+            fprintf(f, ") _clgauge_files -f; return 0 ;;\n");
+        else if (r->complete == CG_COMPLETE_DIR)
+            fprintf(f, ") _clgauge_files -d; return 0 ;;\n");
+        else if (r->complete != CG_COMPLETE_NONE) {
+            fprintf(f, ") _clgauge_words %d \"", is_list(r));
+            value_words(f, r);
+            fprintf(f, "\"; return 0 ;;\n");
+        } else
+            fprintf(f, ") return 0 ;;\n");
+    }
+    fprintf(f, "        esac\n");
+}
+
+/* The options of each command, offered when the word starts with '-'. */
+static void bash_options(FILE *f)
+{
+    fprintf(f, "        if [[ $cur == -* ]]; then\n            case $cmd in\n");
+    for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++) {
+        fprintf(f, "            %s) _clgauge_words 0 \"", cg_command_name(c));
+        for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+            if (!takes(r, c)) continue;
+            fprintf(f, "--%s ", r->name);
+            if (r->short_name) fprintf(f, "-%c ", r->short_name);
+        }
+        fprintf(f, "\" ;;\n");
+    }
+    fprintf(f, "            esac\n            return 0\n        fi\n    fi\n");
+}
+
+static void print_bash(FILE *f)
+{
+    fprintf(f,
+            "# bash completion for clgauge: generated by `clgauge completions bash` from its option table\n"
+            "# and workload registry; do not edit.\n\n"
+            "# _clgauge_words LIST WORDS: COMPREPLY from WORDS; LIST 1: cur is a comma-separated list.\n"
+            "_clgauge_words()\n{\n    local pre=\n"
+            "    [ \"$1\" = 1 ] && [[ $cur == *,* ]] && pre=${cur%%,*},\n"
+            "    COMPREPLY=($(compgen -P \"$pre\" -W \"$2\" -- \"${cur#\"$pre\"}\"))\n}\n\n"
+            "_clgauge_files()\n{\n    compopt -o filenames 2>/dev/null\n"
+            "    COMPREPLY=($(compgen \"$1\" -- \"$cur\"))\n}\n\n");
+    fprintf(f, "_clgauge()\n{\n    local line=${COMP_LINE:0:COMP_POINT} cur prev cmd w opts_end=0 i\n"
+               "    local -a words\n    read -r -a words <<<\"$line\"\n"
+               "    [[ -z $line || $line == *[[:space:]] ]] && words+=(\"\")\n"
+               "    cur=${words[${#words[@]}-1]}\n    prev=${words[${#words[@]}-2]:-}\n"
+               "    cmd=${words[1]:-}\n    COMPREPLY=()\n"
+               "    if [ ${#words[@]} -le 2 ]; then\n        _clgauge_words 0 \"");
+    command_words(f, false);
+    fprintf(f, " --help --version\"\n        return 0\n    fi\n"
+               "    for w in \"${words[@]:2:${#words[@]}-3}\"; do [ \"$w\" = -- ] && opts_end=1; done\n");
+    bash_values(f);
+    bash_options(f);
+    fprintf(f, "    case $cmd in\n    run) _clgauge_words 1 \"");
+    target_words(f);
+    fprintf(f, "\" ;;\n    report | compare) _clgauge_files -f ;;\n    help) _clgauge_words 0 \"");
+    command_words(f, false);
+    fprintf(f,
+            "\" ;;\n    completions) _clgauge_words 0 \"bash zsh\" ;;\n    esac\n"
+            "    # bash splits words at ':' (COMP_WORDBREAKS): give back what follows the last ':' of cur\n"
+            "    if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then\n"
+            "        local colon=${cur%%\"${cur##*:}\"}\n"
+            "        for i in \"${!COMPREPLY[@]}\"; do COMPREPLY[$i]=${COMPREPLY[$i]#\"$colon\"}; done\n"
+            "    fi\n    return 0\n}\ncomplete -F _clgauge clgauge\n");
+}
+
+/* ---- zsh -------------------------------------------------------------------------------------------------
+ */
+
+/* s inside a single-quoted _arguments description: ' closes and reopens the quote, brackets become
+ * parentheses and ':' is escaped. */
+static void zsh_quoted(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", f);
+        else if (*s == '[' || *s == ']')
+            fputc(*s == '[' ? '(' : ')', f);
+        else if (*s == ':')
+            fputs("\\:", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void zsh_action(FILE *f, const cg_opt_row *r)
+{
+    if (r->kind == CG_ARG_FLAG) return;
+    fprintf(f, ":%s:", r->metavar);
+    if (r->complete == CG_COMPLETE_FILE)
+        fprintf(f, "_files");
+    else if (r->complete == CG_COMPLETE_DIR)
+        fprintf(f, "_files -/");
+    else if (is_list(r)) {
+        fprintf(f, "_values -s , %s ", r->name);
+        value_words(f, r);
+    } else if (r->complete != CG_COMPLETE_NONE) {
+        fprintf(f, "(");
+        value_words(f, r);
+        fprintf(f, ")");
+    } else
+        fprintf(f, " ");
+}
+
+/* One _arguments spec per spelling of r: "(-d --device)-d+[help]:SEL:(gpu cpu)". */
+static void zsh_option(FILE *f, const cg_opt_row *r)
+{
+    const char *arg = r->kind == CG_ARG_FLAG ? "" : "=";
+    for (int spelling = r->short_name ? 0 : 1; spelling < 2; spelling++) {
+        fprintf(f, " \\\n        '");
+        if (r->short_name) fprintf(f, "(-%c --%s)", r->short_name, r->name);
+        if (spelling == 0)
+            fprintf(f, "-%c%s[", r->short_name, r->kind == CG_ARG_FLAG ? "" : "+");
+        else
+            fprintf(f, "--%s%s[", r->name, arg);
+        zsh_quoted(f, r->help);
+        fprintf(f, "]");
+        zsh_action(f, r);
+        fprintf(f, "'");
+    }
+}
+
+static void zsh_command(FILE *f, int c)
+{
+    fprintf(f, "    %s)\n        _arguments -S", cg_command_name(c));
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+        if (takes(r, c)) zsh_option(f, r);
+    if (c == CG_CMD_RUN)
+        fprintf(f, " \\\n        '*:workload:_clgauge_targets'");
+    else if (c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
+        fprintf(f, " \\\n        '*:run file:_files -g \"*.json\"'");
+    else if (c == CG_CMD_HELP) {
+        fprintf(f, " \\\n        '1:command:(");
+        command_words(f, false);
+        fprintf(f, ")'");
+    } else if (c == CG_CMD_COMPLETIONS)
+        fprintf(f, " \\\n        '1:shell:(bash zsh)'");
+    fprintf(f, "\n        ;;\n");
+}
+
+static void print_zsh(FILE *f)
+{
+    fprintf(f, "#compdef clgauge\n# zsh completion for clgauge: generated by `clgauge completions zsh` from "
+               "its option table\n# and workload registry; do not edit.\n\n"
+               "_clgauge_targets() {\n    local -a targets\n    targets=(");
+    target_words(f);
+    fprintf(f, ")\n    compset -P '*,'\n    compadd -a targets\n}\n\n"
+               "_clgauge() {\n    local -a commands\n    commands=(\n");
+    for (int c = CG_CMD_DEVICES; c <= CG_CMD_HELP; c++) {
+        fprintf(f, "        '%s:", cg_command_name(c));
+        zsh_quoted(f, cg_command_summary(c));
+        fprintf(f, "'\n");
+    }
+    fprintf(f, "    )\n    if (( CURRENT == 2 )); then\n"
+               "        _describe -t commands 'clgauge command' commands\n        return\n    fi\n"
+               "    local cmd=$words[2]\n    shift words\n    (( CURRENT-- ))\n    case $cmd in\n");
+    for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++)
+        zsh_command(f, c);
+    fprintf(f, "    esac\n}\n\n_clgauge \"$@\"\n");
+}
+
+cg_status cg_cmd_completions(const cg_opts *o, FILE *out)
+{
+    if (o->targets && !strcmp(o->targets, "bash"))
+        print_bash(out);
+    else if (o->targets && !strcmp(o->targets, "zsh"))
+        print_zsh(out);
+    else {
+        if (o->targets)
+            CG_ERROR("no completions for shell '%s': use `clgauge completions bash` or `... zsh`",
+                     o->targets);
+        else
+            CG_ERROR("completions needs a shell: `clgauge completions bash` or `clgauge completions zsh`");
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}

@@ -1,0 +1,32 @@
+/* All-or-nothing output files (reports, PNG pictures): checked up front, written to a unique temporary file
+ * next to the target and renamed over it only when everything was written, flushed and closed. */
+#ifndef CG_SAFEFILE_H
+#define CG_SAFEFILE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes the whole output to f; returns 0, or -1 with errno set. */
+typedef int (*cg_safefile_emit)(FILE *f, const void *ctx);
+
+/* Writes path all-or-nothing. "-" writes to stdout (flushed). A path that exists and is not a regular file
+ * (/dev/stdout, a FIFO, a device) is written in place and never removed or replaced. Otherwise symbolic links
+ * are followed to the final target (a dangling link gets its target created), emit runs on a unique temporary
+ * file in the target's directory (mkstemp: ".NAME.XXXXXX"), which gets the target's permission bits (a new
+ * file: 0666 & ~umask) and is renamed over the target. On failure only that temporary file is removed: the
+ * target keeps its old content. Returns 0, or -1 with errno from the failing step. */
+int cg_safefile_write(const char *path, cg_safefile_emit emit, const void *ctx);
+
+/* Checks, before any work, that cg_safefile_write(path) can succeed as far as the file system says: "-" is
+ * fine; an existing non-regular file (FIFO, device) must be writable; otherwise the symlink-resolved target
+ * must not be a directory (EISDIR), an existing target must be writable (EACCES), its directory must exist
+ * (ENOENT/ENOTDIR), its name must fit (ENAMETOOLONG) and the directory must take a new file (a temporary
+ * file is created there and removed at once: EACCES, EROFS, ...). Leaves nothing behind and never touches
+ * the target. Returns 0, or -1 with errno set. */
+int cg_safefile_check(const char *path);
+
+/* True when a and b name the same output: both "-", the same existing file (device and inode), or the same
+ * symlink-resolved path in the same directory (device and inode of the directory) for files not yet there. */
+bool cg_safefile_same(const char *a, const char *b);
+
+#endif
