@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up (scripts/setup.sh), the format check (scripts/check-format.sh), then unit, CLI
 # and device tests on the default OpenCL device (PoCL where there is no GPU), once in a normal build and once
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer. The fuzz targets replay their committed corpus as ctest
+# tests (fuzz.*); longer fuzzing (scripts/fuzz.sh) and valgrind (scripts/valgrind.sh) are run by hand:
+# docs/robustness.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -18,6 +20,16 @@ if ! command -v chromium >/dev/null; then
   echo "test.sh: installing chromium (for the HTML report's browser test)" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+# Test-only packages: python3-jsonschema, with which tests/cli/test_schema.sh validates the JSON outputs against
+# docs/schema/clgauge-v2.schema.json (required: the test fails when it is missing).
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test.sh: python3-jsonschema is missing; run as root or: sudo apt-get install python3-jsonschema" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null
 fi
 # Test-only packages: clang-format-15 for the format check (small: PoCL already brings its LLVM 15).
 if ! command -v clang-format-15 >/dev/null; then

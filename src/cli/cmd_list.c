@@ -1,6 +1,6 @@
 /* `clgauge list`: workloads, their rungs (why, kernel, needs, parameters) and the run options each workload
- * takes, from the registry and the option table; as text, or with --json as one JSON document
- * (docs/report-schema.md, "list --json"). */
+ * takes, from the registry and the merged option table (the CLI's rows and each workload's own options); as
+ * text, or with --json as one JSON document (docs/report-schema.md, "list --json"). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "core/log.h"
 #include "workloads/registry.h"
 
-#define LIST_SCHEMA_VERSION 1
+#define LIST_SCHEMA_VERSION 2
 
 /* " [needs images, image-r8]", or "" when the rung needs nothing. */
 static void needs_text(unsigned needs, char *buf, size_t len)
@@ -26,10 +26,11 @@ static void needs_text(unsigned needs, char *buf, size_t len)
 /* The workload-specific run options w takes ("--input, --output"), or "" for none. */
 static void options_text(const cg_workload *w, char *buf, size_t len)
 {
-    size_t used = 0;
+    size_t used = 0, n;
+    const cg_opt_row *t = cg_opt_table(&n);
     buf[0] = 0;
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows && used < len; r++)
-        if (r->takes && r->takes(w))
+    for (const cg_opt_row *r = t; r < t + n && used < len; r++)
+        if (cg_opt_takes(r, w))
             used += (size_t)snprintf(buf + used, len - used, "%s--%s", used ? ", " : "", r->name);
 }
 
@@ -64,6 +65,34 @@ static cJSON *split_list(const char *list)
     return a;
 }
 
+static const char *const wopt_kinds[] = {[CG_WOPT_FLAG] = "flag",
+                                         [CG_WOPT_NUMBER] = "number",
+                                         [CG_WOPT_WORD] = "word",
+                                         [CG_WOPT_EXTENTS] = "extents"};
+
+/* One of the workload's own options as its descriptor declares it. */
+static cJSON *wopt_json(const cg_wopt *d)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", d->name);
+    cJSON_AddStringToObject(j, "kind", wopt_kinds[d->kind]);
+    cJSON_AddStringToObject(j, "help", d->help);
+    if (d->kind == CG_WOPT_WORD)
+        cJSON_AddItemToObject(j, "values", split_list(d->words));
+    else
+        cJSON_AddNullToObject(j, "values");
+    if (d->dflt)
+        cJSON_AddStringToObject(j, "default", d->dflt);
+    else
+        cJSON_AddNullToObject(j, "default");
+    if (d->kind == CG_WOPT_EXTENTS)
+        cJSON_AddNumberToObject(j, "max", d->max);
+    else
+        cJSON_AddNullToObject(j, "max");
+    cJSON_AddBoolToObject(j, "sweep", d->kind == CG_WOPT_EXTENTS);
+    return j;
+}
+
 static cJSON *rung_json(const cg_rung *r)
 {
     cJSON *j = cJSON_CreateObject(), *needs = cJSON_AddArrayToObject(j, "needs");
@@ -89,13 +118,13 @@ static cJSON *workload_json(const cg_workload *w)
     cJSON_AddStringToObject(j, "size_help", w->size_help);
     cJSON_AddStringToObject(j, "cl_file", w->cl_file);
     cJSON *opts = cJSON_AddArrayToObject(j, "options");
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
-        if (r->takes && r->takes(w)) cJSON_AddItemToArray(opts, cJSON_CreateString(r->name));
-    if (w->patterns) cJSON_AddItemToObject(j, "patterns", split_list(w->patterns));
-    if (w->filters) {
-        cJSON_AddStringToObject(j, "filter_default", w->filters);
-        cJSON_AddNumberToObject(j, "filter_max", w->filter_max);
-    }
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++)
+        if (cg_opt_takes(r, w)) cJSON_AddItemToArray(opts, cJSON_CreateString(r->name));
+    cJSON *own = cJSON_AddArrayToObject(j, "own_options");
+    for (size_t k = 0; k < w->n_wopts; k++)
+        cJSON_AddItemToArray(own, wopt_json(&w->wopts[k]));
     cJSON *rungs = cJSON_AddArrayToObject(j, "rungs");
     for (size_t k = 0; k < w->n_rungs; k++)
         cJSON_AddItemToArray(rungs, rung_json(&w->rungs[k]));
@@ -121,13 +150,14 @@ static cJSON *option_json(const cg_opt_row *r)
     for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++)
         if (r->commands & (1u << c)) cJSON_AddItemToArray(cmds, cJSON_CreateString(cg_command_name(c)));
     cJSON_AddStringToObject(j, "help", r->help);
-    if (!r->takes) {
+    if (!cg_opt_is_workload_specific(r)) {
         cJSON_AddNullToObject(j, "workloads");
         return j;
     }
     cJSON *ws = cJSON_AddArrayToObject(j, "workloads");
     for (size_t i = 0; i < cg_nworkloads; i++)
-        if (r->takes(cg_workloads[i])) cJSON_AddItemToArray(ws, cJSON_CreateString(cg_workloads[i]->name));
+        if (cg_opt_takes(r, cg_workloads[i]))
+            cJSON_AddItemToArray(ws, cJSON_CreateString(cg_workloads[i]->name));
     return j;
 }
 
@@ -143,7 +173,9 @@ static cg_status print_json(FILE *out)
     for (size_t i = 0; i < cg_nworkloads; i++)
         cJSON_AddItemToArray(ws, workload_json(cg_workloads[i]));
     cJSON *opts = cJSON_AddArrayToObject(root, "options");
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++)
         cJSON_AddItemToArray(opts, option_json(r));
     char *s = cJSON_Print(root);
     cJSON_Delete(root);

@@ -66,6 +66,7 @@ cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out)
     for (int i = 0; st == CG_OK && !o->html && i < loaded; i++) {
         if (loaded > 1) fprintf(out, "%s== %s ==\n", i ? "\n" : "", o->files[i]);
         cg_report_text(&reps[i], out);
+        if (!o->quiet) cg_report_warnings(&reps[i], stderr); /* one line per warning kind, with its fix */
     }
     for (int i = 0; i < loaded; i++)
         cg_report_fini(&reps[i]);

@@ -1,6 +1,8 @@
-/* `clgauge run`: options -> device -> roofline -> each selected ladder, once per --filter size for a workload
- * that takes one -> reports (table, JSON, CSV, HTML). */
+/* `clgauge run`: options (each workload-specific one checked against the selected workloads that take it,
+ * from the merged option table) -> device -> roofline -> each selected ladder, once per item of its sweep
+ * (a workload's CG_WOPT_EXTENTS option: convolution's --filter) -> reports (table, JSON, CSV, HTML). */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,92 +55,84 @@ static bool in_list(const char *list, const char *name)
     return false;
 }
 
-/* --pattern: a selected workload must take one, and the value must be one of its patterns. */
-static cg_status check_pattern(const cg_opts *o, const cg_targets *t)
+/* Whether the workload-specific option r was given. */
+static bool given(const cg_opt_row *r, const cg_opts *o)
 {
-    if (!o->pattern) return CG_OK;
-    const cg_workload *taker = NULL;
-    for (size_t w = 0; w < cg_nworkloads; w++)
-        if (t->any[w] && cg_workloads[w]->patterns) taker = cg_workloads[w];
-    if (!taker) {
-        CG_ERROR("--pattern applies to the histogram workload only; add histogram to the run");
-        return CG_E_USAGE;
-    }
-    if (!in_list(taker->patterns, o->pattern)) {
-        CG_ERROR("unknown --pattern '%s' for %s: use one of %s", o->pattern, taker->name, taker->patterns);
-        return CG_E_USAGE;
-    }
-    return CG_OK;
+    if (r->wopt) return cg_wopts_find(&o->wopts, r->name) != NULL;
+    const char *field = (const char *)o + r->offset;
+    return r->kind == CG_ARG_FLAG ? *(const bool *)field : *(const char *const *)field != NULL;
 }
 
-/* --filter: a selected workload must take one, and the list must parse with each side within the workload's
- * largest (its validate hook checks the sizes against the picture and the device). */
-static cg_status check_filter(const cg_opts *o, const cg_targets *t)
-{
-    if (!o->filter) return CG_OK;
-    const cg_workload *taker = NULL;
-    for (size_t w = 0; w < cg_nworkloads; w++)
-        if (t->any[w] && cg_workloads[w]->filters) taker = cg_workloads[w];
-    if (!taker) {
-        CG_ERROR("--filter applies to the convolution workload only; add convolution to the run");
-        return CG_E_USAGE;
-    }
-    cg_filter_size f[CG_FILTERS_MAX];
-    char err[200];
-    size_t n = cg_filters_parse_max(o->filter, taker->filter_max, f, err, sizeof err);
-    if (!n) {
-        CG_ERROR("bad --filter '%s': %s", o->filter, err);
-        return CG_E_USAGE;
-    }
-    return CG_OK;
-}
-
-/* The number of selected workloads for which has() holds. */
-static int count_takers(const cg_targets *t, bool (*has)(const cg_workload *w))
+/* The names of the workloads that take r, the selected ones only when t is not NULL, joined by sep; returns
+ * how many. */
+static int takers(const cg_opt_row *r, const cg_targets *t, const char *sep, char *buf, size_t len)
 {
     int n = 0;
+    size_t used = 0;
+    buf[0] = 0;
     for (size_t w = 0; w < cg_nworkloads; w++)
-        n += t->any[w] && has(cg_workloads[w]);
+        if ((!t || t->any[w]) && cg_opt_takes(r, cg_workloads[w])) {
+            if (used < len)
+                used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? sep : "", cg_workloads[w]->name);
+            n++;
+        }
     return n;
 }
 
-static bool has_pictures(const cg_workload *w)
+/* r given with no selected workload that takes it: one line naming those that do. */
+static cg_status refuse_untaken(const cg_opt_row *r)
 {
-    return w->takes_images_io;
+    char all[256];
+    int n = takers(r, NULL, ", ", all, sizeof all);
+    if (r->takers_noun)
+        CG_ERROR("--%s applies to %s (%s) only; add one to the run", r->name, r->takers_noun, all);
+    else if (n == 1)
+        CG_ERROR("--%s applies to the %s workload only; add %s to the run", r->name, all, all);
+    else
+        CG_ERROR("--%s applies to the %s workloads only; add one of them to the run", r->name, all);
+    return CG_E_USAGE;
 }
 
-static bool has_estimate(const cg_workload *w)
+/* A workload's own option's value, against the declaration of every selected workload that takes it: a word
+ * among its words, a list of extents within its largest side (its validate hook checks the rest). */
+static cg_status check_value(const cg_opt_row *r, const cg_opts *o, const cg_targets *t)
 {
-    return w->estimate != NULL;
+    const cg_wopt_value *v = cg_wopts_find(&o->wopts, r->name);
+    for (size_t w = 0; w < cg_nworkloads; w++) {
+        const cg_wopt *d = t->any[w] ? cg_workload_option(cg_workloads[w], r->name) : NULL;
+        if (d && d->kind == CG_WOPT_WORD && !in_list(d->words, v->text)) {
+            CG_ERROR("unknown --%s '%s' for %s: use one of %s", r->name, v->text, cg_workloads[w]->name,
+                     d->words);
+            return CG_E_USAGE;
+        }
+        cg_filter_size f[CG_FILTERS_MAX];
+        char err[200];
+        if (d && d->kind == CG_WOPT_EXTENTS && !cg_filters_parse_max(v->text, d->max, f, err, sizeof err)) {
+            CG_ERROR("bad --%s '%s': %s", r->name, v->text, err);
+            return CG_E_USAGE;
+        }
+    }
+    return CG_OK;
 }
 
-static bool has_sigma(const cg_workload *w)
-{
-    return w->takes_sigma;
-}
-
-/* Options a selected workload must take: each refused with the workloads that do. */
+/* Every workload-specific option given needs a selected workload that takes it, and a value it takes;
+ * --output writes one picture. */
 static cg_status check_takers(const cg_opts *o, const cg_targets *t)
 {
-    int pictures = count_takers(t, has_pictures);
-    if ((o->input || o->output) && !pictures) {
-        CG_ERROR("--input/--output apply to picture workloads (filter3x3, blur) only; add one to the run");
-        return CG_E_USAGE;
+    size_t n;
+    const cg_opt_row *tab = cg_opt_table(&n);
+    for (const cg_opt_row *r = tab; r < tab + n; r++) {
+        if (!(r->commands & (1u << CG_CMD_RUN)) || !cg_opt_is_workload_specific(r) || !given(r, o)) continue;
+        char sel[256];
+        if (!takers(r, t, " and ", sel, sizeof sel)) return refuse_untaken(r);
+        if (r->wopt && check_value(r, o, t) != CG_OK) return CG_E_USAGE;
+        if (r->offset == offsetof(cg_opts, output) && !r->wopt &&
+            takers(r, t, " and ", sel, sizeof sel) > 1) {
+            CG_ERROR("--output writes one picture: run %s separately, each with its own --output", sel);
+            return CG_E_USAGE;
+        }
     }
-    if (o->output && pictures > 1) {
-        CG_ERROR(
-            "--output writes one picture: run filter3x3 and blur separately, each with its own --output");
-        return CG_E_USAGE;
-    }
-    if (o->estimate && !count_takers(t, has_estimate)) {
-        CG_ERROR("--estimate applies to workloads with a speed estimate (blur) only; add blur to the run");
-        return CG_E_USAGE;
-    }
-    if (o->sigma > 0 && !count_takers(t, has_sigma)) {
-        CG_ERROR("--sigma applies to the blur workload only; add blur to the run");
-        return CG_E_USAGE;
-    }
-    return check_pattern(o, t) == CG_OK && check_filter(o, t) == CG_OK ? CG_OK : CG_E_USAGE;
+    return CG_OK;
 }
 
 /* Option checks that need the selection but no device. */
@@ -165,9 +159,7 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     ro->warmup = o->warmup;
     ro->input = o->input;
     ro->output = o->output;
-    ro->sigma = o->sigma;
-    ro->estimate = o->estimate;
-    ro->pattern = o->pattern;
+    ro->wopts = &o->wopts;
     const cg_out_file files[] = {
         {"--json", o->json}, {"--csv", o->csv}, {"--html", o->html}, {"--output", o->output}};
     cg_status st = cg_cli_check_outputs(files, sizeof files / sizeof files[0]);
@@ -180,7 +172,8 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
     if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")) &&
         !(o->html && !strcmp(o->html, "-")))
         cg_report_text(rep, out);
-    if (!o->quiet && o->estimate) cg_estimates_print(rep, o->sigma, out);
+    if (!o->quiet) cg_report_warnings(rep, stderr); /* one line per warning kind, with its fix */
+    if (!o->quiet && o->estimate) cg_estimates_print(rep, &o->wopts, out);
     if (o->json && cg_report_json(rep, o->json) != 0) {
         CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
         st = CG_E_IO;
@@ -211,34 +204,54 @@ static cg_status get_ceilings(cg_ctx *ctx, const cg_opts *o, cg_report *rep, cg_
     return CG_OK;
 }
 
-/* The sizes to run w at: for a workload that takes --filter, the --filter list or its default one; else one
- * run with no size (0x0: the workload's default). Returns how many, 0 when the default list is broken. */
-static size_t sweep_sizes(const cg_opts *o, const cg_workload *w, cg_filter_size *f)
+/* The sweep of w: for a workload with a sweepable option (CG_WOPT_EXTENTS, convolution's --filter) the list
+ * given or its default; else one run with no item (f[0] 0x0). Returns how many, 0 when the default list is
+ * broken. */
+static size_t sweep_items(const cg_opts *o, const cg_workload *w, cg_filter_size *f)
 {
     char err[200];
-    if (!w->filters) {
+    const cg_wopt *d = cg_workload_sweep(w);
+    if (!d) {
         f[0] = (cg_filter_size){0, 0};
         return 1;
     }
-    size_t n = cg_filters_parse(o->filter ? o->filter : w->filters, f, err, sizeof err);
-    if (!n) CG_ERROR("%s: bad default --filter list '%s': %s", w->name, w->filters, err);
+    const cg_wopt_value *v = cg_wopts_find(&o->wopts, d->name);
+    size_t n = cg_filters_parse_max(v ? v->text : d->dflt, d->max, f, err, sizeof err);
+    if (!n) CG_ERROR("%s: bad default --%s list '%s': %s", w->name, d->name, d->dflt, err);
     return n;
 }
 
-/* Every selected workload's validate hook, once per size of its sweep, before anything is measured: a usage
+/* The options of one run of w's sweep: ro with the item as the sweep option's value and the rows' variant
+ * ("5x3", in label). */
+static void sweep_one(const cg_workload *w, const cg_run_opts *ro, const cg_filter_size *f, cg_wopts *store,
+                      char *label, cg_run_opts *one)
+{
+    const cg_wopt *d = cg_workload_sweep(w);
+    *one = *ro;
+    if (!d) return;
+    *store = ro->wopts ? *ro->wopts : (cg_wopts){0};
+    cg_filter_label(f, label, CG_VARIANT_LEN);
+    cg_wopt_value *v = cg_wopts_set(store, d->name);
+    if (v) *v = (cg_wopt_value){.name = d->name, .text = label, .w = f->w, .h = f->h};
+    one->wopts = store;
+    one->variant = label;
+}
+
+/* Every selected workload's validate hook, once per item of its sweep, before anything is measured: a usage
  * error found here stops the run before any ladder ran or any report was written. */
 static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro)
 {
     for (size_t w = 0; w < cg_nworkloads; w++) {
         const cg_workload *wl = cg_workloads[w];
         if (!t->any[w] || !wl->validate) continue;
-        cg_filter_size sizes[CG_FILTERS_MAX];
-        size_t n = sweep_sizes(o, wl, sizes);
+        cg_filter_size items[CG_FILTERS_MAX];
+        size_t n = sweep_items(o, wl, items);
         if (!n) return CG_E_RUNTIME;
         for (size_t k = 0; k < n; k++) {
-            cg_run_opts one = *ro;
-            one.filter_w = sizes[k].w;
-            one.filter_h = sizes[k].h;
+            cg_run_opts one;
+            cg_wopts store;
+            char label[CG_VARIANT_LEN];
+            sweep_one(wl, ro, &items[k], &store, label, &one);
             cg_status st = wl->validate(ctx, &one);
             if (st != CG_OK) return st;
         }
@@ -246,25 +259,21 @@ static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targ
     return CG_OK;
 }
 
-/* Runs the ladder of w once per size of sweep_sizes, each run's rows labelled with its size ("5x5") where w
- * takes --filter. Stops at a status the next size would repeat (setup refused the options or a file) and
- * returns that status then, so that the caller stops as well. */
+/* Runs the ladder of w once per item of its sweep, each run's rows labelled with its item ("5x5") where w has
+ * a sweep. Stops at a status the next item would repeat (setup refused the options or a file) and returns
+ * that status then, so that the caller stops as well. */
 static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, const bool *selected,
                            const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep)
 {
-    cg_filter_size sizes[CG_FILTERS_MAX];
-    size_t n = sweep_sizes(o, w, sizes);
+    cg_filter_size items[CG_FILTERS_MAX];
+    size_t n = sweep_items(o, w, items);
     cg_status st = n ? CG_OK : CG_E_RUNTIME;
     bool tty = !o->quiet && isatty(STDERR_FILENO);
     for (size_t k = 0; k < n; k++) {
-        char variant[CG_VARIANT_LEN];
-        cg_run_opts one = *ro;
-        one.filter_w = sizes[k].w;
-        one.filter_h = sizes[k].h;
-        if (w->filters) {
-            cg_filter_label(&sizes[k], variant, sizeof variant);
-            one.variant = variant;
-        }
+        char label[CG_VARIANT_LEN];
+        cg_wopts store;
+        cg_run_opts one;
+        sweep_one(w, ro, &items[k], &store, label, &one);
         cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, tty ? rep : NULL);
         if (s == CG_E_USAGE || s == CG_E_IO) return cg_status_merge(s, st); /* the caller stops too */
         st = cg_status_merge(st, s);

@@ -1,6 +1,7 @@
 /* `clgauge completions bash|zsh` (hidden from the overview): a completion script printed from the same rows
- * that drive parsing and --help (cg_opt_rows, the command table) and from the registry (workloads and
- * workload:rung names), so that an option or rung added there is completed without another edit. The build
+ * that drive parsing and --help (cg_opt_table: the CLI's rows and the workloads' own options, the command
+ * table) and from the registry (workloads and workload:rung names), so that an option or rung added there,
+ * or in a workload's descriptor, is completed without another edit. The build
  * runs it into the build directory and `cmake --install` installs both scripts (cmake/completions.cmake). */
 #include <string.h>
 #include "cli/commands.h"
@@ -9,16 +10,14 @@
 #include "peak/peak.h"
 #include "workloads/registry.h"
 
-/* Every workload's --pattern values ('|'-separated in the workload), each followed by a space; a value two
- * workloads share is printed twice, which neither shell minds. */
-static void pattern_words(FILE *f)
+/* Words separated by spaces or '|' ("random|allequal"), each followed by a space. */
+static void words(FILE *f, const char *list)
 {
-    for (size_t i = 0; i < cg_nworkloads; i++)
-        for (const char *p = cg_workloads[i]->patterns; p && *p;) {
-            size_t n = strcspn(p, "|");
-            fprintf(f, "%.*s ", (int)n, p);
-            p += n + (p[n] == '|');
-        }
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, " |");
+        if (n) fprintf(f, "%.*s ", (int)n, p);
+        p += n + (p[n] != 0);
+    }
 }
 
 /* The values a shell offers for r, space-separated (a trailing space is harmless in both shells). */
@@ -26,10 +25,7 @@ static void value_words(FILE *f, const cg_opt_row *r)
 {
     switch (r->complete) {
     case CG_COMPLETE_WORDS:
-        fprintf(f, "%s", r->words);
-        break;
-    case CG_COMPLETE_PATTERNS:
-        pattern_words(f);
+        words(f, r->words);
         break;
     case CG_COMPLETE_FEATURES:
         for (unsigned b = 0; b < CG_FEAT_COUNT; b++)
@@ -94,7 +90,9 @@ static void bash_case_pattern(FILE *f, const cg_opt_row *r)
 static void bash_values(FILE *f)
 {
     fprintf(f, "    if [ \"$opts_end\" = 0 ]; then\n        case \"$cmd $prev\" in\n");
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++) {
         if (r->kind == CG_ARG_FLAG) continue;
         fprintf(f, "        ");
         bash_case_pattern(f, r);
@@ -116,9 +114,11 @@ static void bash_values(FILE *f)
 static void bash_options(FILE *f)
 {
     fprintf(f, "        if [[ $cur == -* ]]; then\n            case $cmd in\n");
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
     for (int c = CG_CMD_DEVICES; c < CG_CMD_COUNT; c++) {
         fprintf(f, "            %s) _clgauge_words 0 \"", cg_command_name(c));
-        for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+        for (const cg_opt_row *r = t; r < t + n; r++) {
             if (!takes(r, c)) continue;
             fprintf(f, "--%s ", r->name);
             if (r->short_name) fprintf(f, "-%c ", r->short_name);
@@ -212,7 +212,9 @@ static void zsh_option(FILE *f, const cg_opt_row *r)
             fprintf(f, "-%c%s[", r->short_name, r->kind == CG_ARG_FLAG ? "" : "+");
         else
             fprintf(f, "--%s%s[", r->name, arg);
-        zsh_quoted(f, r->help);
+        char text[512];
+        cg_opt_help_text(r, text, sizeof text);
+        zsh_quoted(f, text);
         fprintf(f, "]");
         zsh_action(f, r);
         fprintf(f, "'");
@@ -222,7 +224,9 @@ static void zsh_option(FILE *f, const cg_opt_row *r)
 static void zsh_command(FILE *f, int c)
 {
     fprintf(f, "    %s)\n        _arguments -S", cg_command_name(c));
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++)
         if (takes(r, c)) zsh_option(f, r);
     if (c == CG_CMD_RUN)
         fprintf(f, " \\\n        '*:workload:_clgauge_targets'");

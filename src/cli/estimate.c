@@ -59,11 +59,11 @@ static void print_one(const cg_workload *w, const cg_estimate *e, size_t n, cons
     }
 }
 
-void cg_estimates_print(const cg_report *rep, double sigma, FILE *out)
+void cg_estimates_print(const cg_report *rep, const cg_wopts *wopts, FILE *out)
 {
     cg_run_opts o;
     memset(&o, 0, sizeof o);
-    o.sigma = sigma;
+    o.wopts = wopts;
     for (size_t i = 0; i < cg_nworkloads; i++) {
         const cg_workload *w = cg_workloads[i];
         cg_estimate e[MAX_ROWS];

@@ -46,9 +46,18 @@ void cg_cli_fill_device(cg_report_device *rd, const cg_device *d)
     snprintf(rd->version, sizeof rd->version, "%s", d->version);
     snprintf(rd->driver, sizeof rd->driver, "%s", d->driver);
     snprintf(rd->type, sizeof rd->type, "%s", cg_device_type_name(d->type));
+    snprintf(rd->c_version, sizeof rd->c_version, "%s", d->c_version);
     rd->compute_units = d->compute_units;
     rd->clock_mhz = d->clock_mhz;
     rd->global_mem = d->global_mem;
+    rd->global_cache = d->global_cache;
     rd->local_mem = d->local_mem;
+    rd->const_mem = d->const_mem;
     rd->max_alloc = d->max_alloc;
+    rd->max_wg = d->max_wg;
+    rd->images = d->images;
+    rd->fp64 = d->fp64;
+    rd->nvidia_ptx = d->nvidia;
+    rd->fp16_known = d->fp16 != CG_FP16_UNKNOWN;
+    rd->fp16 = d->fp16 == CG_FP16_LISTED || d->fp16 == CG_FP16_COMPILES;
 }

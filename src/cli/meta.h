@@ -15,7 +15,7 @@ void cg_cli_time_utc(char *buf, size_t len);
 /* argv joined by spaces, cut at len on a UTF-8 character boundary; a byte that is not valid UTF-8 becomes
  * '?', so that the line is valid in a JSON or HTML report. */
 void cg_cli_command_line(char *buf, size_t len, int argc, char **argv);
-/* The device fields every report records. */
+/* The device block every report records (cg_device_fields); fp16 is known once cg_device_probe_fp16 ran. */
 void cg_cli_fill_device(cg_report_device *rd, const cg_device *d);
 
 #endif

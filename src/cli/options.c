@@ -1,6 +1,7 @@
 /* The option table and its parser: "--name value", "--name=value", the short forms "-x value" and "-xvalue"
  * where a row has one, and "--" ending the options; each option valid for the commands its row names; the
- * same rows print each command's --help, wrapped at 80 columns. */
+ * same rows print each command's --help, wrapped at 80 columns. The workloads' own options (their
+ * descriptors' wopts) are merged in as rows of `run`, their values kept in cg_opts.wopts by name. */
 #include "cli/options.h"
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "core/log.h"
 #include "core/workload.h"
 #include "peak/peak.h"
+#include "workloads/registry.h"
 
 #define C_DEV    (1u << CG_CMD_DEVICES)
 #define C_LIST   (1u << CG_CMD_LIST)
@@ -20,26 +22,14 @@
 #define C_REPORT (1u << CG_CMD_REPORT)
 #define C_CMP    (1u << CG_CMD_COMPARE)
 
-/* Which workloads take the run options that only some do (the run command refuses them elsewhere). */
+/* The run options shared by the workloads with a capability (the run command refuses them elsewhere). */
 static bool takes_pictures(const cg_workload *w)
 {
     return w->takes_images_io;
 }
-static bool takes_sigma(const cg_workload *w)
-{
-    return w->takes_sigma;
-}
 static bool takes_estimate(const cg_workload *w)
 {
     return w->estimate != NULL;
-}
-static bool takes_pattern(const cg_workload *w)
-{
-    return w->patterns != NULL;
-}
-static bool takes_filter(const cg_workload *w)
-{
-    return w->filters != NULL;
 }
 
 /* What a shell completes as the value (the rows with words or registry values name them in full). */
@@ -47,11 +37,11 @@ static bool takes_filter(const cg_workload *w)
 #define FILE_ .complete = CG_COMPLETE_FILE
 #define DIR_  .complete = CG_COMPLETE_DIR
 #define O(f)  offsetof(cg_opts, f)
-const cg_opt_row cg_opt_rows[] = {
+static const cg_opt_row cg_opt_rows[] = {
     {"device", CG_ARG_STR, O(device), C_RUN | C_PEAK, "SEL",
      "device: P:D, gpu, cpu, or part of its name (default: $CLGAUGE_DEVICE, else the first GPU, else the "
      "first device)",
-     'd', CG_COMPLETE_WORDS, "gpu cpu", NULL},
+     'd', CG_COMPLETE_WORDS, "gpu cpu", .takes = NULL},
     {"size", CG_ARG_STR, O(size), C_RUN, "SIZE",
      "problem size: N (16M, 2^24) or WxH (4096x4096); default per device", 's', TEXT_},
     {"runs", CG_ARG_INT, O(runs), C_RUN, "N", "timed runs per rung (default 10)", 'r', TEXT_},
@@ -64,26 +54,18 @@ const cg_opt_row cg_opt_rows[] = {
     {"html", CG_ARG_STR, O(html), C_RUN | C_REPORT, "FILE",
      "write a self-contained HTML report with gnuplot charts (- for stdout; needs gnuplot)", 0, FILE_},
     {"threshold", CG_ARG_DBL, O(threshold), C_CMP, "PCT",
-     "a slowdown counts when it exceeds PCT percent (default 5) and 2x the runs' combined stddev", 0, TEXT_},
-    {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png",
-     "filter3x3, blur: filter this picture (grey or RGB, made grey)", 0, FILE_, .takes = takes_pictures},
-    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png", "filter3x3, blur: write the filtered picture", 0,
-     FILE_, .takes = takes_pictures},
-    {"sigma", CG_ARG_DBL, O(sigma), C_RUN, "S",
-     "blur: the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)", 0, .takes = takes_sigma},
-    {"pattern", CG_ARG_STR, O(pattern), C_RUN, "P",
-     "histogram: the input bytes, random (default), allequal (worst-case contention) or image", 0,
-     CG_COMPLETE_PATTERNS, NULL, takes_pattern},
-    {"filter", CG_ARG_STR, O(filter), C_RUN, "LIST",
-     "convolution: filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)",
-     0, .takes = takes_filter},
+     "a slowdown counts when it exceeds PCT percent (default 5) and is significant (p < 0.01)", 0, TEXT_},
+    {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png", "filter this picture (grey or RGB, made grey)", 0,
+     FILE_, .takes = takes_pictures, .takers_noun = "picture workloads"},
+    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png", "write the filtered picture", 0, FILE_,
+     .takes = takes_pictures, .takers_noun = "picture workloads"},
     {"check", CG_ARG_STR, O(check), C_RUN, "MODE",
      "inputs to verify on: random (default: seeded data, error-bound tolerances) or exact (small-integer "
      "patterns whose float reference is exact, compared with zero tolerance)",
-     0, CG_COMPLETE_WORDS, "random exact", NULL},
+     0, CG_COMPLETE_WORDS, "random exact", .takes = NULL},
     {"estimate", CG_ARG_FLAG, O(estimate), C_RUN, NULL,
-     "blur: also print the speed each algorithm's accesses and MADs predict, next to the measured speed", 0,
-     .takes = takes_estimate},
+     "also print the speed each algorithm's accesses and MADs predict, next to the measured speed", 0,
+     .takes = takes_estimate, .takers_noun = "workloads with a speed estimate"},
     {"no-cache", CG_ARG_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,
      "neither read nor write the program and roofline caches", 0, TEXT_},
     {"cache-dir", CG_ARG_STR, O(cache_dir), C_RUN | C_PEAK, "DIR",
@@ -92,10 +74,10 @@ const cg_opt_row cg_opt_rows[] = {
      "load the .cl files from DIR instead of the built-in copies", 0, DIR_},
     {"mask-features", CG_ARG_STR, O(mask), C_RUN | C_PEAK, "LIST",
      "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx,image-r8,image-rf", 0,
-     CG_COMPLETE_FEATURES, NULL, NULL},
+     CG_COMPLETE_FEATURES, .takes = NULL},
     {"only", CG_ARG_STR, O(only), C_PEAK, "LIST",
      "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)", 0,
-     CG_COMPLETE_PEAK_TESTS, NULL, NULL},
+     CG_COMPLETE_PEAK_TESTS, .takes = NULL},
     {"quick", CG_ARG_FLAG, O(quick), C_PEAK, NULL,
      "peak: read, copy and fp32 only, fewer variants (what run measures)", 0, TEXT_},
     {"max-time", CG_ARG_DBL, O(max_time), C_PEAK, "S",
@@ -114,7 +96,120 @@ const cg_opt_row cg_opt_rows[] = {
 #undef TEXT_
 #undef FILE_
 #undef DIR_
-const size_t cg_opt_nrows = sizeof cg_opt_rows / sizeof cg_opt_rows[0];
+static const size_t cg_opt_nrows = sizeof cg_opt_rows / sizeof cg_opt_rows[0];
+
+/* ---- the merged table: the rows above, then the workloads' own options ----------------------------------
+ */
+
+#define TABLE_MAX (sizeof cg_opt_rows / sizeof cg_opt_rows[0] + CG_WOPTS_MAX)
+
+static const cg_arg_kind wopt_arg[] = {
+    [CG_WOPT_FLAG] = CG_ARG_FLAG,
+    [CG_WOPT_NUMBER] = CG_ARG_DBL,
+    [CG_WOPT_WORD] = CG_ARG_STR,
+    [CG_WOPT_EXTENTS] = CG_ARG_STR,
+};
+
+static cg_opt_row wopt_row(const cg_wopt *d)
+{
+    return (cg_opt_row){.name = d->name,
+                        .kind = wopt_arg[d->kind],
+                        .commands = C_RUN,
+                        .metavar = d->kind == CG_WOPT_FLAG ? NULL : d->metavar,
+                        .help = d->help,
+                        .complete = d->kind == CG_WOPT_WORD ? CG_COMPLETE_WORDS : CG_COMPLETE_NONE,
+                        .words = d->words,
+                        .wopt = d};
+}
+
+static size_t table_find(const cg_opt_row *t, size_t n, const char *name, unsigned commands)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].name, name) && (t[i].commands & commands)) return i;
+    return n;
+}
+
+/* Builds the table once; *overflow set when the workloads declare more names than it holds. */
+static const cg_opt_row *table(size_t *n, bool *overflow)
+{
+    static cg_opt_row rows[TABLE_MAX];
+    static size_t nrows;
+    static bool built, over;
+    if (!built) {
+        memcpy(rows, cg_opt_rows, sizeof cg_opt_rows);
+        nrows = cg_opt_nrows;
+        for (size_t w = 0; w < cg_nworkloads; w++)
+            for (size_t k = 0; k < cg_workloads[w]->n_wopts; k++) {
+                const cg_wopt *d = &cg_workloads[w]->wopts[k];
+                if (table_find(rows, nrows, d->name, C_RUN) < nrows) continue; /* declared before */
+                if (nrows == TABLE_MAX)
+                    over = true;
+                else
+                    rows[nrows++] = wopt_row(d);
+            }
+        built = true;
+    }
+    *n = nrows;
+    if (overflow) *overflow = over;
+    return rows;
+}
+
+const cg_opt_row *cg_opt_table(size_t *n)
+{
+    return table(n, NULL);
+}
+
+/* A second declaration of d's name by another workload must read as the first. */
+static bool same_decl(const cg_wopt *a, const cg_wopt *b)
+{
+    return a->kind == b->kind && !strcmp(a->metavar ? a->metavar : "", b->metavar ? b->metavar : "") &&
+           !strcmp(a->words ? a->words : "", b->words ? b->words : "");
+}
+
+cg_status cg_opt_table_check(void)
+{
+    size_t n;
+    bool over;
+    const cg_opt_row *t = table(&n, &over);
+    if (over) {
+        CG_ERROR("the workloads declare more than %d option names: raise CG_WOPTS_MAX in core/workload.h",
+                 CG_WOPTS_MAX);
+        return CG_E_RUNTIME;
+    }
+    for (size_t w = 0; w < cg_nworkloads; w++)
+        for (size_t k = 0; k < cg_workloads[w]->n_wopts; k++) {
+            const cg_wopt *d = &cg_workloads[w]->wopts[k];
+            const cg_opt_row *r = &t[table_find(t, n, d->name, C_RUN)];
+            if (!r->wopt || !same_decl(r->wopt, d)) {
+                CG_ERROR("%s declares --%s unlike %s: rename it or declare it the same way",
+                         cg_workloads[w]->name, d->name,
+                         r->wopt ? "another workload" : "clgauge's own option");
+                return CG_E_RUNTIME;
+            }
+        }
+    return CG_OK;
+}
+
+bool cg_opt_is_workload_specific(const cg_opt_row *r)
+{
+    return r->takes || r->wopt;
+}
+
+bool cg_opt_takes(const cg_opt_row *r, const cg_workload *w)
+{
+    if (r->wopt) return cg_workload_option(w, r->name) != NULL;
+    return r->takes && r->takes(w);
+}
+
+void cg_opt_help_text(const cg_opt_row *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t w = 0; w < cg_nworkloads && cg_opt_is_workload_specific(r); w++)
+        if (cg_opt_takes(r, cg_workloads[w]) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", cg_workloads[w]->name);
+    if (used < len) snprintf(buf + used, len - used, "%s%s", used ? ": " : "", r->help);
+}
 
 static const struct {
     const char *name, *args, *summary;
@@ -156,14 +251,16 @@ static cg_command find_command(const char *s)
 
 static const cg_opt_row *find_row(const char *name, size_t len, cg_command c)
 {
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++)
         if (strlen(r->name) == len && !strncmp(r->name, name, len) && (r->commands & (1u << c))) return r;
     return NULL;
 }
 
 static const cg_opt_row *find_short(char c, cg_command cmd)
 {
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++)
+    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) /* workloads' have none */
         if (r->short_name == c && (r->commands & (1u << cmd))) return r;
     return NULL;
 }
@@ -173,6 +270,41 @@ static const cg_opt_row *find_short(char c, cg_command cmd)
 static bool number_start(const cg_opt_row *r, const char *val)
 {
     return isdigit((unsigned char)val[0]) || (r->kind == CG_ARG_DBL && val[0] == '.');
+}
+
+/* A workload's own option's entry in o->wopts (cg_opt_table_check keeps the names within its capacity). */
+static cg_wopt_value *wopt_entry(const cg_opt_row *r, cg_opts *o)
+{
+    cg_wopt_value *v = cg_wopts_set(&o->wopts, r->name);
+    if (!v)
+        CG_ERROR("more than %d workload options given: raise CG_WOPTS_MAX in core/workload.h", CG_WOPTS_MAX);
+    return v;
+}
+
+static cg_status set_flag(const cg_opt_row *r, cg_opts *o)
+{
+    cg_wopt_value *v = r->wopt ? wopt_entry(r, o) : NULL;
+    if (r->wopt && !v) return CG_E_USAGE;
+    if (v)
+        v->text = "";
+    else
+        *(bool *)((char *)o + r->offset) = true;
+    return CG_OK;
+}
+
+/* A string or real: into its cg_opts field, or into o->wopts for a workload's own option. */
+static cg_status set_text(const cg_opt_row *r, const char *val, double num, cg_opts *o)
+{
+    cg_wopt_value *v = r->wopt ? wopt_entry(r, o) : NULL;
+    if (r->wopt && !v) return CG_E_USAGE;
+    if (v) {
+        v->text = val;
+        v->num = num;
+    } else if (r->kind == CG_ARG_STR)
+        *(const char **)((char *)o + r->offset) = val;
+    else
+        *(double *)((char *)o + r->offset) = num;
+    return CG_OK;
 }
 
 static cg_status set_value(const cg_opt_row *r, const char *val, cg_opts *o)
@@ -185,7 +317,7 @@ static cg_status set_value(const cg_opt_row *r, const char *val, cg_opts *o)
             CG_ERROR("--%s needs a non-empty value", r->name);
             return CG_E_USAGE;
         }
-        *(const char **)field = val;
+        return set_text(r, val, 0, o);
     } else if (r->kind == CG_ARG_INT) {
         long v = strtol(val, &end, 10);
         long lo = r->offset == offsetof(cg_opts, runs) ? 1 : 0;
@@ -200,7 +332,7 @@ static cg_status set_value(const cg_opt_row *r, const char *val, cg_opts *o)
             CG_ERROR("--%s expects a positive number, not '%s'", r->name, val);
             return CG_E_USAGE;
         }
-        *(double *)field = v;
+        return set_text(r, val, v, o);
     } else {
         unsigned long long v = strtoull(val, &end, 10);
         if (!digit || errno || *end || end == val) {
@@ -227,8 +359,7 @@ static cg_status parse_option(int argc, char **argv, int *i, cg_opts *o)
             CG_ERROR("--%s takes no value", r->name);
             return CG_E_USAGE;
         }
-        *(bool *)((char *)o + r->offset) = true;
-        return CG_OK;
+        return set_flag(r, o);
     }
     if (!eq && *i + 1 >= argc) {
         CG_ERROR("--%s needs a value (%s)", r->name, r->metavar);
@@ -254,8 +385,7 @@ static cg_status parse_short(int argc, char **argv, int *i, cg_opts *o)
             CG_ERROR("-%c (--%s) takes no value, not '%s'", a[1], r->name, a + 2);
             return CG_E_USAGE;
         }
-        *(bool *)((char *)o + r->offset) = true;
-        return CG_OK;
+        return set_flag(r, o);
     }
     if (!a[2] && *i + 1 >= argc) {
         CG_ERROR("-%c (--%s) needs a value (%s)", a[1], r->name, r->metavar);
@@ -317,6 +447,7 @@ static cg_status parse_command(const char *s, cg_opts *o)
 cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
 {
     defaults(o);
+    if (cg_opt_table_check() != CG_OK) return CG_E_RUNTIME;
     if (argc < 2) {
         o->help = true;
         return CG_OK;
@@ -404,13 +535,16 @@ void cg_opts_help(cg_command c, void *fp)
     fprintf(f, "Usage: clgauge %s %s\n", commands[c].name, commands[c].args);
     help_wrap(f, 0, 0, commands[c].summary);
     fprintf(f, "\nOptions:\n");
-    for (const cg_opt_row *r = cg_opt_rows; r < cg_opt_rows + cg_opt_nrows; r++) {
+    size_t n;
+    const cg_opt_row *t = cg_opt_table(&n);
+    for (const cg_opt_row *r = t; r < t + n; r++) {
         if (!(r->commands & (1u << c))) continue;
-        char left[64], sh[8] = "    ";
+        char left[64], sh[8] = "    ", text[512];
         if (r->short_name) snprintf(sh, sizeof sh, "-%c, ", r->short_name);
         snprintf(left, sizeof left, "%s--%s%s%s", sh, r->name, r->metavar ? " " : "",
                  r->metavar ? r->metavar : "");
-        help_line(f, left, HELP_LEFT, r->help);
+        cg_opt_help_text(r, text, sizeof text);
+        help_line(f, left, HELP_LEFT, text);
     }
     if (c == CG_CMD_RUN || c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
         help_line(f, "--", HELP_LEFT, "end of the options: every later word is a workload or a file");

@@ -1,12 +1,14 @@
 /* Command-line options: one table of options (name, argument, which commands take it, help line, what a shell
- * completes as its value, which workloads take it) drives the parser, every command's --help, `list --json`
- * and the generated shell completions. */
+ * completes as its value, which workloads take it), merged with the run options each workload declares in its
+ * own descriptor (cg_workload.wopts), drives the parser, every command's --help, `list` and `list --json`,
+ * the generated shell completions and `run`'s check that a selected workload takes each option given. */
 #ifndef CG_CLI_OPTIONS_H
 #define CG_CLI_OPTIONS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/status.h"
+#include "core/workload.h"
 
 typedef enum cg_command {
     CG_CMD_NONE,
@@ -30,30 +32,40 @@ typedef enum cg_complete {
     CG_COMPLETE_NONE,      /* free text (a number, a size) */
     CG_COMPLETE_FILE,      /* a file name */
     CG_COMPLETE_DIR,       /* a directory */
-    CG_COMPLETE_WORDS,     /* the row's words */
-    CG_COMPLETE_PATTERNS,  /* every workload's --pattern values */
+    CG_COMPLETE_WORDS,     /* the row's words (space- or '|'-separated) */
     CG_COMPLETE_FEATURES,  /* the --mask-features names */
     CG_COMPLETE_PEAK_TESTS /* the peak families and test names */
 } cg_complete;
 
-struct cg_workload;
-
-/* One option: the parser, the help, `list --json` and the completions all read these rows. */
+/* One option: the parser, the help, `list --json` and the completions all read these rows (cg_opt_table). */
 typedef struct cg_opt_row {
     const char *name; /* "device": --device */
     cg_arg_kind kind;
-    size_t offset;              /* of its field in cg_opts */
+    size_t offset;              /* of its field in cg_opts (not for a workload's own option: wopt) */
     unsigned commands;          /* bit (1u << cg_command) for each command that takes it */
     const char *metavar, *help; /* metavar NULL for a flag */
     char short_name;            /* '\0': none; else "-x" is this option (getopt_long's convention) */
     cg_complete complete;
     const char *words; /* CG_COMPLETE_WORDS: the values, space-separated */
-    /* run options that only some workloads take (--sigma): true for those; NULL: not workload-specific */
-    bool (*takes)(const struct cg_workload *w);
+    /* a run option shared by the workloads with a capability (--input: takes_images_io): true for those;
+     * NULL: every workload takes it, or it is a workload's own (wopt) */
+    bool (*takes)(const cg_workload *w);
+    const char *takers_noun; /* with takes: what its takers are called ("picture workloads") */
+    const cg_wopt *wopt; /* a workload's own option (as the first workload declaring it has it), else NULL */
 } cg_opt_row;
 
-extern const cg_opt_row cg_opt_rows[];
-extern const size_t cg_opt_nrows;
+/* Every option: the CLI's own rows, then one row per distinct name among the workloads' own options
+ * (registry order), of command run, with no short form. *n gets the count. */
+const cg_opt_row *cg_opt_table(size_t *n);
+/* CG_OK when the workloads' own options fit the table (at most CG_WOPTS_MAX names, none clashing with a run
+ * option of the CLI's, one kind, metavar and words per name); else one logged line, CG_E_RUNTIME. */
+cg_status cg_opt_table_check(void);
+/* True when r is an option only some workloads take (a capability or a workload's own). */
+bool cg_opt_is_workload_specific(const cg_opt_row *r);
+/* True when w takes r (false for an option every workload takes: see cg_opt_is_workload_specific). */
+bool cg_opt_takes(const cg_opt_row *r, const cg_workload *w);
+/* r's help line; for a workload-specific option prefixed with the workloads that take it ("blur: ..."). */
+void cg_opt_help_text(const cg_opt_row *r, char *buf, size_t len);
 
 typedef struct cg_opts {
     cg_command command;
@@ -66,11 +78,9 @@ typedef struct cg_opts {
     bool json_stdout; /* devices --json, list --json */
     bool no_cache, quiet, help, version;
     const char *kernel_dir, *cache_dir, *input, *output, *mask;
-    double sigma;                    /* run --sigma (blur); 0: not given */
-    bool estimate;                   /* run --estimate */
-    const char *pattern;             /* run --pattern (histogram); NULL: not given */
+    bool estimate;                   /* run --estimate (workloads with a speed estimate) */
     const char *check;               /* run --check: "random" or "exact"; NULL: not given (random) */
-    const char *filter;              /* run --filter (convolution): sizes, "32" or "3,5x3"; NULL: not given */
+    cg_wopts wopts;                  /* run: the workloads' own options given (--sigma, --filter...) */
     const char *only;                /* peak --only */
     bool quick;                      /* peak --quick */
     double max_time;                 /* peak --max-time (seconds per figure) */

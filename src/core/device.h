@@ -1,5 +1,6 @@
-/* Platforms and devices: enumeration, the properties clgauge reports (one table drives every output format),
- * feature detection (images, fp64, fp16 by test-compiling, NVIDIA inline PTX) and device selection. */
+/* Platforms and devices: enumeration, the properties clgauge reports (every output writes them through the
+ * report device block, report/result.h), feature detection (images, fp64, fp16 by test-compiling, NVIDIA
+ * inline PTX) and device selection. */
 #ifndef CG_DEVICE_H
 #define CG_DEVICE_H
 #include <stdbool.h>
@@ -71,17 +72,5 @@ void cg_device_probe_fp16(cg_device *d);
 /* "GPU", "CPU", "ACCELERATOR", "DEFAULT" or "OTHER". */
 const char *cg_device_type_name(cl_device_type t);
 const char *cg_fp16_name(cg_fp16_support s);
-
-/* One property of a device as a table row (clinfo's dinfo_traits): the same table drives text and JSON. */
-typedef enum cg_prop_kind { CG_PROP_STR, CG_PROP_UINT, CG_PROP_BYTES, CG_PROP_BOOL } cg_prop_kind;
-typedef struct cg_device_prop {
-    const char *key;   /* JSON key: "compute_units" */
-    const char *label; /* text label: "Compute units" */
-    cg_prop_kind kind;
-    const char *(*str)(const cg_device *d);        /* for CG_PROP_STR */
-    unsigned long long (*num)(const cg_device *d); /* for UINT, BYTES, BOOL */
-} cg_device_prop;
-extern const cg_device_prop cg_device_props[];
-extern const size_t cg_device_nprops;
 
 #endif

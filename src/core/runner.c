@@ -8,6 +8,7 @@
 #include <string.h>
 #include "core/clerr.h"
 #include "core/program.h"
+#include "core/resample.h"
 #include "core/stats.h"
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -151,7 +152,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
     cg_build_info bi;
     st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
-    row->build_ms = bi.ms;
+    row->build_s = bi.ms / 1e3;
     row->cache_hit = bi.cache_hit;
     if (st == CG_OK && r->kernel &&
         (st = cg_program_check_kernel(ctx, prog, w->cl_file, r->kernel)) != CG_OK) {
@@ -173,7 +174,11 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         goto out;
     }
     st = timed_runs(ctx, w, state, rs, o, t, row);
-    if (st == CG_OK) fill_rates(row, ceil, t, (size_t)o->runs);
+    if (st == CG_OK) {
+        fill_rates(row, ceil, t, (size_t)o->runs);
+        row->times = (cg_times){t, (size_t)o->runs}; /* the row keeps the raw times */
+        t = NULL;
+    }
 out:
     if (rs) w->release(rs);
     if (prog) clReleaseProgram(prog);
@@ -181,15 +186,23 @@ out:
     return st;
 }
 
+/* Speedups over the first rung's median, each with its bootstrap interval from the two rungs' raw times
+ * (core/resample.h); the first rung's own is exactly 1. */
 static void fill_speedups(cg_report *rep, size_t first_row, const char *first_rung)
 {
-    double base = 0;
+    const cg_result *base = NULL;
     for (size_t i = first_row; i < rep->n; i++)
-        if (!strcmp(rep->rows[i].rung, first_rung) && rep->rows[i].status == CG_RUNG_OK)
-            base = rep->rows[i].t_median;
-    for (size_t i = first_row; i < rep->n; i++)
-        if (base > 0 && rep->rows[i].status == CG_RUNG_OK && rep->rows[i].t_median > 0)
-            rep->rows[i].speedup = base / rep->rows[i].t_median;
+        if (!strcmp(rep->rows[i].rung, first_rung) && rep->rows[i].status == CG_RUNG_OK) base = &rep->rows[i];
+    for (size_t i = first_row; base && base->t_median > 0 && i < rep->n; i++) {
+        cg_result *row = &rep->rows[i];
+        if (row->status != CG_RUNG_OK || !(row->t_median > 0)) continue;
+        row->speedup = base->t_median / row->t_median;
+        if (row == base)
+            row->speedup_lo = row->speedup_hi = 1;
+        else
+            cg_boot_ratio(row->times.s, row->times.n, base->times.s, base->times.n, &row->speedup_lo,
+                          &row->speedup_hi);
+    }
 }
 
 cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected, const cg_run_opts *o,

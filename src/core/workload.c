@@ -1,4 +1,5 @@
-/* Helpers every ladder shares: rung lookup, work-group sizing, output poisoning, timed kernel launches. */
+/* Helpers every ladder shares: rung lookup, work-group sizing, output poisoning, timed kernel launches, and
+ * the lookup of the run options a workload declares (its descriptor) and of their given values. */
 #include "core/workload.h"
 #include <string.h>
 #include "core/clerr.h"
@@ -38,4 +39,41 @@ cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t 
     CG_TRY(clFinish(ctx->queue));
 out:
     return st;
+}
+
+const cg_wopt *cg_workload_option(const cg_workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->n_wopts; i++)
+        if (!strcmp(w->wopts[i].name, name)) return &w->wopts[i];
+    return NULL;
+}
+
+const cg_wopt *cg_workload_sweep(const cg_workload *w)
+{
+    for (size_t i = 0; i < w->n_wopts; i++)
+        if (w->wopts[i].kind == CG_WOPT_EXTENTS) return &w->wopts[i];
+    return NULL;
+}
+
+const cg_wopt_value *cg_wopts_find(const cg_wopts *s, const char *name)
+{
+    for (size_t i = 0; s && i < s->n; i++)
+        if (!strcmp(s->v[i].name, name)) return &s->v[i];
+    return NULL;
+}
+
+cg_wopt_value *cg_wopts_set(cg_wopts *s, const char *name)
+{
+    cg_wopt_value *v = (cg_wopt_value *)cg_wopts_find(s, name);
+    if (v) return v;
+    if (s->n == CG_WOPTS_MAX) return NULL;
+    v = &s->v[s->n++];
+    *v = (cg_wopt_value){.name = name};
+    return v;
+}
+
+double cg_wopts_number(const cg_wopts *s, const char *name, double dflt)
+{
+    const cg_wopt_value *v = cg_wopts_find(s, name);
+    return v ? v->num : dflt;
 }

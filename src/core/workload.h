@@ -40,21 +40,92 @@ typedef struct cg_model {
     cg_ceiling ceiling;
 } cg_model;
 
+/* A run option a workload declares in its own descriptor (cg_workload.wopts): the CLI merges these rows into
+ * parsing, `run --help`, `list` (text and --json), the shell completions and the check that a given option
+ * has a selected workload that takes it, so that adding one touches only the workload's folder. Several
+ * workloads may declare one name; they must then agree on kind, metavar and words (tests/unit check it). */
+typedef enum cg_wopt_kind {
+    CG_WOPT_FLAG,    /* no value: given or not */
+    CG_WOPT_NUMBER,  /* a positive real ("2.5"); the workload checks its own range in validate */
+    CG_WOPT_WORD,    /* one of `words`: the CLI refuses any other value, naming them */
+    CG_WOPT_EXTENTS, /* N (NxN) or WxH, each side 1 to `max`; a comma-separated list is a sweep: the CLI runs
+                        the ladder once per item, each run's rows labelled "WxH" (their variant) */
+} cg_wopt_kind;
+
+typedef struct cg_wopt {
+    const char *name;    /* "sigma": --sigma */
+    const char *metavar; /* "S" in the help; NULL for a flag */
+    const char *help;    /* one line without the workload's name: the CLI prefixes the workloads taking it */
+    cg_wopt_kind kind;
+    const char
+        *words; /* CG_WOPT_WORD: the values, '|'-separated ("random|allequal"); the shells complete them */
+    const char *dflt; /* the value used when not given, as text ("random", "32"; for EXTENTS a list the CLI
+                         sweeps), or NULL; shown by `list --json` */
+    int max;          /* CG_WOPT_EXTENTS: the largest side */
+} cg_wopt;
+
+/* One workload option's value as the workload reads it. For an EXTENTS sweep, one item of it. */
+typedef struct cg_wopt_value {
+    const char *name; /* the option's name ("sigma") */
+    const char *text; /* as given ("2.5", "random"; for EXTENTS "5x3", one item) */
+    double num;       /* CG_WOPT_NUMBER: the value */
+    int w, h;         /* CG_WOPT_EXTENTS: the item's sides */
+} cg_wopt_value;
+
+/* The workload options given on a command line, each name at most once (the last given wins). */
+#define CG_WOPTS_MAX 32
+typedef struct cg_wopts {
+    size_t n;
+    cg_wopt_value v[CG_WOPTS_MAX];
+} cg_wopts;
+
+/* The value of option `name`, or NULL when it was not given (or s is NULL). */
+const cg_wopt_value *cg_wopts_find(const cg_wopts *s, const char *name);
+/* The entry for `name`, cleared and with its name set when new; NULL when s already holds CG_WOPTS_MAX other
+ * names (the CLI's merged table holds at most that many distinct names, so that a parse cannot reach it). */
+cg_wopt_value *cg_wopts_set(cg_wopts *s, const char *name);
+/* NUMBER: its value when given, else dflt. */
+double cg_wopts_number(const cg_wopts *s, const char *name, double dflt);
+
 /* Options of `clgauge run` a workload reads. */
 typedef struct cg_run_opts {
     cg_size size; /* dims 0: the workload picks a default for the device */
     uint64_t seed;
     int runs, warmup;
-    const char *input;      /* --input FILE.png or NULL */
-    const char *output;     /* --output FILE.png or NULL */
-    double sigma;           /* --sigma (blur), 0 when not given: the workload's default */
-    bool estimate;          /* --estimate: print the workloads' speed estimates */
-    const char *pattern;    /* --pattern (histogram) or NULL: the workload's default */
-    int filter_w, filter_h; /* one --filter size (convolution), 0 when not given: the workload's default */
-    const char *variant;    /* the run's parameter label copied into every row ("32x32"), or NULL */
-    bool check_exact;       /* --check exact: inputs from an exact pattern (small integers, dyadic weights)
-                               whose float reference is exact, compared with zero tolerance */
+    const char *input;  /* --input FILE.png or NULL (workloads with takes_images_io) */
+    const char *output; /* --output FILE.png or NULL (workloads with takes_images_io) */
+    const cg_wopts
+        *wopts;          /* the workload options given (cg_workload.wopts), one item of a sweep; NULL: none */
+    const char *variant; /* the run's parameter label copied into every row ("32x32"), or NULL */
+    bool check_exact;    /* --check exact: inputs from an exact pattern (small integers, dyadic weights)
+                            whose float reference is exact, compared with zero tolerance */
 } cg_run_opts;
+
+/* How a workload reads and checks --size (cg_size_pick): its default per device type, the form it takes and
+ * its limits, as data, so that every ladder refuses a size in the same words. */
+typedef struct cg_size_rule {
+    const char *workload;          /* the name that opens every refusal ("blur") */
+    const char *unit;              /* what one element is called: "floats", "bytes", "pixels", "elements" */
+    int dims;                      /* 1: a count (WxH refused); 2: WxH, N meaning NxN */
+    uint64_t dflt_gpu, dflt_other; /* the default count (dims 1) or side (dims 2) on GPUs, on other devices */
+    uint64_t dflt_floor;           /* the default halves (each side for dims 2) while it does not fit, down to
+                                      this: into one allocation, and `buffers` of it into half the memory */
+    double elem_bytes;             /* bytes of one element in one buffer */
+    double buffers;                /* buffers of w x h elements that must fit in global memory together */
+    uint64_t max_count;            /* the most elements (INT_MAX: the kernels index with int) */
+    uint64_t max_side;             /* dims 2: the most each way (0: max_count) */
+    bool image2d;                  /* also within the device's largest 2D image when the context has images */
+    bool picture;                  /* --input FILE.png sets the size; --size with it is refused */
+} cg_size_rule;
+
+/* Picks w x h (h = 1 for dims 1): with rule->picture and o->input the picture's size (header only), else
+ * o->size, else the rule's default for the device type, halved until it fits; then cg_size_check. CG_E_USAGE
+ * with one logged line naming the limit and the fix; CG_E_IO when --input cannot be read. */
+cg_status cg_size_pick(const cg_ctx *ctx, const cg_size_rule *rule, const cg_run_opts *o, size_t *w,
+                       size_t *h);
+/* Checks w x h against the rule's limits and the device's (largest allocation, global memory, largest 2D
+ * image): CG_OK, or CG_E_USAGE with one logged line (CG_E_RUNTIME when the image limits cannot be read). */
+cg_status cg_size_check(const cg_ctx *ctx, const cg_size_rule *rule, size_t w, size_t h);
 
 /* One row of a workload's speed estimate (`clgauge run --estimate`, the Apple guide's method): an algorithm's
  * global memory accesses and MADs per item as its simplest kernel issues them. The CLI predicts its rate as
@@ -72,11 +143,9 @@ typedef struct cg_workload {
     const char *summary;   /* one line for `clgauge list` */
     const char *size_help; /* what --size means here: "N floats (2^24, 16M, 16777216)" */
     const char *cl_file;   /* "reduction.cl" */
-    bool takes_images_io;  /* accepts --input/--output PNG */
-    const char *patterns;  /* the --pattern values it accepts, "random|allequal|image"; NULL: none */
-    const char *filters;   /* takes --filter: its default list ("32"); NULL: takes none. The CLI runs the
-                              ladder once per filter size, labelling the rows with a variant ("5x5") */
-    int filter_max;        /* the largest --filter side it takes: the CLI refuses a list beyond it up front */
+    bool takes_images_io;  /* a capability: accepts the shared --input/--output PNG options */
+    const cg_wopt *wopts;  /* the run options of its own (NULL: none); at most one of kind CG_WOPT_EXTENTS */
+    size_t n_wopts;
     const cg_rung *rungs;
     size_t n_rungs;
 
@@ -103,13 +172,17 @@ typedef struct cg_workload {
     cg_status (*save_output)(cg_ctx *ctx, void *state, const char *path);
     /* Optional: fills at most max rows of the speed estimate for these options; returns how many. */
     size_t (*estimate)(const cg_run_opts *o, cg_estimate *rows, size_t max);
-    /* Optional: checks o (size, --filter, --sigma, --pattern, the --input picture's header) against the
-     * device's limits, as setup would, before the CLI starts any device work; so that a usage error stops
-     * the run before anything is measured or written. CG_E_USAGE (CG_E_IO for an unreadable --input) with
-     * one logged line; creates nothing on the device. */
+    /* Optional: checks o (size, its own options' values and ranges, the --input picture's header) against
+     * the device's limits, as setup would, before the CLI starts any device work; so that a usage error
+     * stops the run before anything is measured or written. CG_E_USAGE (CG_E_IO for an unreadable --input)
+     * with one logged line; creates nothing on the device. Called once per item of a sweep. */
     cg_status (*validate)(const cg_ctx *ctx, const cg_run_opts *o);
-    bool takes_sigma; /* accepts --sigma (the CLI refuses it where no selected workload does) */
 } cg_workload;
+
+/* The option `name` that w declares, or NULL. */
+const cg_wopt *cg_workload_option(const cg_workload *w, const char *name);
+/* w's sweepable option (the first of kind CG_WOPT_EXTENTS), or NULL. */
+const cg_wopt *cg_workload_sweep(const cg_workload *w);
 
 /* A rung's work-group size: `want` (or `dflt` when want <= 0) clamped to the device's max_wg and rounded down
  * to a power of two. */

@@ -189,7 +189,7 @@ cg_peak_row *cg_peak_add(cg_peak_env *e, const char *variant, const char *unit)
 void cg_peak_set_rate(cg_peak_row *row, double amount, double seconds, int runs, const char *note)
 {
     row->amount = amount;
-    row->seconds = seconds;
+    row->t_min = seconds;
     row->runs = runs;
     row->value = cg_peak_rate_g(amount, seconds);
     row->status = row->value > 0 ? CG_PEAK_OK : CG_PEAK_FAILED;

@@ -1,9 +1,14 @@
 /* `clgauge compare`: matching the rows of two runs (group, that is workload and variant, and rung) and
  * judging each change against the threshold and the runs' own spread (same device), or setting two devices
  * side by side (which rung wins where, per group). The rule: a change of the median counts only when |new -
- * old| / old exceeds both the threshold and CG_COMPARE_NOISE_K * sqrt(sd_old^2 + sd_new^2) / old, the runs'
- * combined standard deviation. Rows are found through sorted indices (rowsort.h): O(n log n) in all. */
+ * old| / old exceeds the threshold and the change is significant: the Mann–Whitney p-value of the two rows'
+ * raw times is below CG_COMPARE_ALPHA and the bootstrap interval of median(new) / median(old) excludes 1.
+ * A row without raw times (an older file) falls back to CG_COMPARE_NOISE_K * sqrt(sd_old^2 + sd_new^2) / old.
+ * Rows are found through sorted indices (rowsort.h): O(n log n) in all, plus a bounded bootstrap per pair. */
 #include "report/compare.h"
+#include "core/ranktest.h"
+#include "core/resample.h"
+#include "report/interval.h"
 #include "report/rowsort.h"
 #include "report/units.h"
 
@@ -109,20 +114,53 @@ static int name_width(const cg_report *a)
     return w;
 }
 
-/* The verdict on one matched pair, counted in t; *delta and *noise as fractions of the old median. */
-static const char *judge(const cg_result *o, const cg_result *n, double thr, double *delta, double *noise,
-                         tally *t)
+/* One pair's change: delta as a fraction of the old median; with raw times on both sides the interval
+ * [lo, hi] of median(new) / median(old) and the rank test's p, else (NaN) the noise of the old rule. */
+typedef struct change {
+    double delta, lo, hi, p, noise;
+} change;
+
+/* True when both rows carry raw times that agree with their run counts. */
+static bool has_times(const cg_result *o, const cg_result *n)
 {
-    *delta = *noise = NAN;
-    if (timed_ok(o) && timed_ok(n)) {
-        *delta = (n->t_median - o->t_median) / o->t_median;
-        *noise = CG_COMPARE_NOISE_K * sqrt(sd(o) * sd(o) + sd(n) * sd(n)) / o->t_median;
-        double bar = fmax(thr, *noise);
-        if (*delta > bar) return t->slower++, "REGRESSED";
-        if (*delta < -bar) return t->faster++, "faster";
-        t->same++;
-        return fabs(*delta) <= *noise ? "same (within noise)" : "same (under threshold)";
+    return o->times.n && o->times.n == o->runs && n->times.n && n->times.n == n->runs;
+}
+
+/* The statistics of c; false when out of memory (then the old rule is used). */
+static bool measure(const cg_result *o, const cg_result *n, change *c)
+{
+    return cg_boot_ratio(o->times.s, o->times.n, n->times.s, n->times.n, &c->lo, &c->hi) &&
+           cg_ranktest_p(o->times.s, o->times.n, n->times.s, n->times.n, &c->p);
+}
+
+/* The verdict on a pair that ran ok in both: significant (rank test and interval agree) or beyond the
+ * noise of the old rule, and beyond the threshold. */
+static const char *judge_timed(const cg_result *o, const cg_result *n, double thr, change *c, tally *t)
+{
+    c->delta = (n->t_median - o->t_median) / o->t_median;
+    bool slower, quicker;
+    if (has_times(o, n) && measure(o, n, c)) {
+        bool sig = c->p < CG_COMPARE_ALPHA;
+        slower = sig && c->lo > 1 && c->delta > thr;
+        quicker = sig && c->hi < 1 && c->delta < -thr;
+        c->noise = sig && (c->lo > 1 || c->hi < 1) ? 0 : HUGE_VAL;
+    } else {
+        c->lo = c->hi = c->p = NAN;
+        c->noise = CG_COMPARE_NOISE_K * sqrt(sd(o) * sd(o) + sd(n) * sd(n)) / o->t_median;
+        slower = c->delta > fmax(thr, c->noise);
+        quicker = c->delta < -fmax(thr, c->noise);
     }
+    if (slower) return t->slower++, "REGRESSED";
+    if (quicker) return t->faster++, "faster";
+    t->same++;
+    return fabs(c->delta) <= c->noise ? "same (within noise)" : "same (under threshold)";
+}
+
+/* The verdict on one matched pair, counted in t. */
+static const char *judge(const cg_result *o, const cg_result *n, double thr, change *c, tally *t)
+{
+    *c = (change){NAN, NAN, NAN, NAN, NAN};
+    if (timed_ok(o) && timed_ok(n)) return judge_timed(o, n, thr, c, t);
     if (o->status == CG_RUNG_OK && failing(n)) return t->now_failing++, "NOW FAILS";
     t->other++;
     if (failing(o) && n->status == CG_RUNG_OK) return "fixed (failed before)";
@@ -130,23 +168,31 @@ static const char *judge(const cg_result *o, const cg_result *n, double thr, dou
     return "not run in one of them";
 }
 
-static void print_pair(FILE *out, int width, const cg_result *o, const cg_result *n, const char *verdict,
-                       double d, double noise)
+/* The p-value cell: "0.032", "<0.001"; for the old rule the noise ("~0.3%"); "-" when neither applies. */
+static void p_cell(char *buf, size_t n, const change *c)
 {
-    char name[NAME_LEN], to[32], tn[32], dc[16] = "-", nc[16] = "-";
+    char v[16];
+    if (isfinite(c->p) && c->p < 0.001)
+        snprintf(buf, n, "<0.001");
+    else if (isfinite(c->p))
+        snprintf(buf, n, "%.3f", c->p);
+    else if (isfinite(c->noise)) {
+        cg_fmt_fixed(v, sizeof v, 100 * c->noise, 1);
+        snprintf(buf, n, "~%s%%", v);
+    } else
+        snprintf(buf, n, "-");
+}
+
+static void print_pair(FILE *out, int width, const cg_result *o, const cg_result *n, const char *verdict,
+                       const change *c)
+{
+    char name[NAME_LEN], to[32], tn[32], dc[64], pc[32];
     row_name(o, name, sizeof name);
     cg_fmt_time(to, sizeof to, timed_ok(o) || o->status == CG_RUNG_WRONG ? o->t_median : 0);
     cg_fmt_time(tn, sizeof tn, timed_ok(n) || n->status == CG_RUNG_WRONG ? n->t_median : 0);
-    if (isfinite(d)) {
-        dc[0] = d >= 0 ? '+' : '-';
-        cg_fmt_fixed(dc + 1, sizeof dc - 2, 100 * fabs(d), 1);
-        strcat(dc, "%");
-    }
-    if (isfinite(noise)) {
-        cg_fmt_fixed(nc, sizeof nc - 1, 100 * noise, 1);
-        strcat(nc, "%");
-    }
-    fprintf(out, "%-*s %-16s %10s %10s %8s %7s  %s\n", width, name, o->size_desc, to, tn, dc, nc, verdict);
+    cg_fmt_change(dc, sizeof dc, c->delta, c->lo, c->hi);
+    p_cell(pc, sizeof pc, c);
+    fprintf(out, "%-*s %-16s %10s %10s  %-22s %7s  %s\n", width, name, o->size_desc, to, tn, dc, pc, verdict);
 }
 
 static void list_unmatched(FILE *out, const cg_report *a, const run *b, bool any_size, const char *label)
@@ -172,19 +218,20 @@ static cg_compare_result same_device(const run *ra, const char *na, const run *r
             a->device.name, na, a->time_utc, a->git_commit, a->device.driver, nb, b->time_utc, b->git_commit,
             b->device.driver);
     fprintf(out,
-            "  a change counts when it exceeds both %.3g%% and %.0f x the runs' combined standard "
-            "deviation (noise)\n\n",
-            100 * thr, CG_COMPARE_NOISE_K);
+            "  a change counts when it exceeds %.3g%% and is significant: p < %.2g (Mann-Whitney) and its "
+            "%.0f%%\n  bootstrap interval excludes 0%%; rows without raw times: when it exceeds %.0f x the "
+            "runs' combined stddev (~noise)\n\n",
+            100 * thr, CG_COMPARE_ALPHA, 100 * CG_BOOT_LEVEL, CG_COMPARE_NOISE_K);
     int width = name_width(a);
-    fprintf(out, "%-*s %-16s %10s %10s %8s %7s  %s\n", width, "rung", "size", "old", "new", "change", "noise",
-            "verdict");
+    fprintf(out, "%-*s %-16s %10s %10s  %-22s %7s  %s\n", width, "rung", "size", "old", "new",
+            "change [interval]", "p", "verdict");
     for (size_t i = 0; i < a->n; i++) {
         const cg_result *o = &a->rows[i], *n = match(rb, o, false);
         if (!n) continue;
-        double d, noise;
+        change c;
         t.matched++;
-        const char *v = judge(o, n, thr, &d, &noise, &t);
-        print_pair(out, width, o, n, v, d, noise);
+        const char *v = judge(o, n, thr, &c, &t);
+        print_pair(out, width, o, n, v, &c);
     }
     if (!t.matched) return CG_CMP_NOTHING_IN_COMMON;
     fputc('\n', out);

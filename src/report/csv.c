@@ -1,20 +1,23 @@
-/* The CSV report: a header line, then one line per result row. The columns are the run-level ones (device,
- * driver, seed, git_commit), repeated on every line so that rows from several runs can be concatenated, then
- * cg_result_fields in table order (tool_version and command_line too: every report file says what made it).
- * Quoting follows RFC 4180; lines end in LF; a non-finite number is an empty cell; warnings are their names
- * joined by ';'. */
+/* The CSV report: a header line, then one line per result row, in a short fixed list of columns
+ * (BabelStream's habit: identity, status, timing, rates, check): each is a field of cg_result_fields, with
+ * its JSON key as header and the same units. The run's metadata (device, command line, options) and the
+ * per-run times are in the JSON report only. Quoting follows RFC 4180; lines end in LF; a non-finite number
+ * is an empty cell; warnings are their names joined by ';'. docs/report-schema.md lists the columns. */
 #include "report/csvcell.h"
 #include "report/report.h"
 #include "report/outfile.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const run_columns[] = {"device",     "driver",       "seed",
-                                          "git_commit", "tool_version", "command_line"};
-#define N_RUN_COLUMNS (sizeof run_columns / sizeof run_columns[0])
+/* The columns, in order: keep this list stable (scripts read columns by name, but also by position). */
+const char *const cg_csv_columns[] = {
+    "workload",   "variant",      "rung",    "status",      "runs",     "t_min_s",
+    "t_median_s", "t_max_s",      "t_cv",    "gbps",        "gflops",   "items_per_s",
+    "item_unit",  "roofline_pct", "speedup", "bound_ratio", "warnings",
+};
+const size_t cg_csv_ncolumns = sizeof cg_csv_columns / sizeof cg_csv_columns[0];
 
 static void fmt_warnings(char *buf, size_t n, unsigned bits)
 {
@@ -31,6 +34,7 @@ static void fmt_warnings(char *buf, size_t n, unsigned bits)
 static const char *field_text(const cg_field *fd, const cg_result *row, char *buf, size_t n)
 {
     const void *p = (const char *)row + fd->offset;
+    buf[0] = '\0';
     switch (fd->kind) {
     case CG_F_STR:
         return p;
@@ -50,35 +54,34 @@ static const char *field_text(const cg_field *fd, const cg_result *row, char *bu
     case CG_F_WARNINGS:
         fmt_warnings(buf, n, *(const unsigned *)p);
         return buf;
+    default: /* an array (times_s): the JSON report only */
+        return buf;
     }
-    return "";
 }
 
-static void put_row(FILE *f, const cg_report *r, const cg_result *row)
+/* The field of a column, NULL when the table has none of that name (a unit test keeps them in step). */
+static const cg_field *column_field(const char *name)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%" PRIu64, r->seed);
-    cg_csv_put_cell(f, r->device.name, true);
-    cg_csv_put_cell(f, r->device.driver, false);
-    cg_csv_put_cell(f, buf, false);
-    cg_csv_put_cell(f, r->git_commit, false);
-    cg_csv_put_cell(f, r->tool_version, false);
-    cg_csv_put_cell(f, r->command_line, false);
     for (size_t k = 0; k < cg_result_nfields; k++)
-        cg_csv_put_cell(f, field_text(&cg_result_fields[k], row, buf, sizeof buf), false);
-    fputc('\n', f);
+        if (!strcmp(cg_result_fields[k].name, name)) return &cg_result_fields[k];
+    return NULL;
 }
 
 static int emit_csv(FILE *f, const void *ctx)
 {
     const cg_report *r = ctx;
-    for (size_t k = 0; k < N_RUN_COLUMNS; k++)
-        cg_csv_put_cell(f, run_columns[k], k == 0);
-    for (size_t k = 0; k < cg_result_nfields; k++)
-        cg_csv_put_cell(f, cg_result_fields[k].name, false);
+    const cg_field *fields[sizeof cg_csv_columns / sizeof cg_csv_columns[0]];
+    char buf[64];
+    for (size_t c = 0; c < cg_csv_ncolumns; c++) {
+        fields[c] = column_field(cg_csv_columns[c]);
+        cg_csv_put_cell(f, cg_csv_columns[c], c == 0);
+    }
     fputc('\n', f);
-    for (size_t i = 0; i < r->n; i++)
-        put_row(f, r, &r->rows[i]);
+    for (size_t i = 0; i < r->n; i++) {
+        for (size_t c = 0; c < cg_csv_ncolumns; c++)
+            cg_csv_put_cell(f, fields[c] ? field_text(fields[c], &r->rows[i], buf, sizeof buf) : "", c == 0);
+        fputc('\n', f);
+    }
     return ferror(f) ? -1 : 0;
 }
 

@@ -1,6 +1,6 @@
-/* The one list of per-row fields. The JSON rows, the CSV columns and docs/report-schema.md all follow this
- * table in this order (a unit test checks the CSV header and the doc against it), so adding a field to the
- * result model is one line here and the formats cannot drift apart. */
+/* The one list of per-row fields, and the one list of device keys. The JSON rows, the CSV columns and
+ * docs/report-schema.md all follow this table in this order (a unit test checks the CSV header and the doc
+ * against it), so adding a field to the result model is one line here and the formats cannot drift apart. */
 #include "report/report.h"
 
 #define F(name, kind, member, unit)                                                                          \
@@ -38,6 +38,8 @@ const cg_field cg_result_fields[] = {
     F("items_per_s", CG_F_DOUBLE, items_per_s, "1/s"),
     F("roofline_pct", CG_F_DOUBLE, roofline_pct, "%"),
     F("speedup", CG_F_DOUBLE, speedup, "x"),
+    F("speedup_lo", CG_F_DOUBLE, speedup_lo, "x"),
+    F("speedup_hi", CG_F_DOUBLE, speedup_hi, "x"),
     /* check against the CPU reference */
     F("check_ok", CG_F_BOOL, check_ok, ""),
     F("max_abs_err", CG_F_DOUBLE, max_abs_err, ""),
@@ -47,9 +49,41 @@ const cg_field cg_result_fields[] = {
     F("first_mismatch", CG_F_LL, first_mismatch, ""),
     F("mismatches", CG_F_SIZE, mismatches, ""),
     /* build */
-    F("build_ms", CG_F_DOUBLE, build_ms, "ms"),
+    F("build_s", CG_F_DOUBLE, build_s, "s"),
     F("cache_hit", CG_F_BOOL, cache_hit, ""),
     F("warnings", CG_F_WARNINGS, warnings, ""),
+    F("times_s", CG_F_TIMES, times, "s"),
 };
 
 const size_t cg_result_nfields = sizeof cg_result_fields / sizeof cg_result_fields[0];
+
+#define D(key, key1, label, kind, member)                                                                    \
+    {                                                                                                        \
+        key, key1, label, kind, offsetof(cg_report_device, member), sizeof((cg_report_device *)0)->member    \
+    }
+
+/* The device block of run, peak and `devices` (JSON keys, text labels), in this order. */
+const cg_dev_field cg_device_fields[] = {
+    D("platform", "platform", "Platform", CG_D_STR, platform),
+    D("platform_version", "platform_version", "Platform version", CG_D_STR, platform_version),
+    D("name", "name", "Device", CG_D_STR, name),
+    D("vendor", "vendor", "Vendor", CG_D_STR, vendor),
+    D("type", "type", "Type", CG_D_STR, type),
+    D("compute_units", "compute_units", "Compute units", CG_D_UINT, compute_units),
+    D("clock_mhz", "clock_mhz", "Max clock (MHz)", CG_D_UINT, clock_mhz),
+    D("global_mem_bytes", "global_mem", "Global memory", CG_D_BYTES, global_mem),
+    D("global_cache_bytes", NULL, "Global memory cache", CG_D_BYTES, global_cache),
+    D("local_mem_bytes", "local_mem", "Local memory", CG_D_BYTES, local_mem),
+    D("constant_mem_bytes", NULL, "Constant buffer", CG_D_BYTES, const_mem),
+    D("max_alloc_bytes", "max_alloc", "Max allocation", CG_D_BYTES, max_alloc),
+    D("max_work_group_size", NULL, "Max work-group size", CG_D_ULL, max_wg),
+    D("images", NULL, "Image support", CG_D_BOOL, images),
+    D("fp64", NULL, "fp64", CG_D_BOOL, fp64),
+    D("fp16", NULL, "fp16", CG_D_FP16, fp16),
+    D("nvidia_inline_ptx", NULL, "NVIDIA inline PTX", CG_D_BOOL, nvidia_ptx),
+    D("opencl_version", "version", "OpenCL version", CG_D_STR, version),
+    D("opencl_c_version", NULL, "OpenCL C version", CG_D_STR, c_version),
+    D("driver_version", "driver", "Driver version", CG_D_STR, driver),
+};
+
+const size_t cg_device_nfields = sizeof cg_device_fields / sizeof cg_device_fields[0];

@@ -1,6 +1,7 @@
 /* The JSON reader for runs: file -> cJSON -> cg_report, the inverse of json.c. It checks, in this order, that
  * the path is a regular file of at most CG_LOAD_MAX_BYTES, that it is JSON of at most CG_LOAD_MAX_VALUES
- * values, that it is a clgauge run (tool.name), that its schema_version is the one this build writes, and
+ * values, that it is a clgauge run (tool.name, kind "run" when given), that its schema_version is the one
+ * this build writes or version 1 (read through the version 1 keys), and
  * then every key it reads (loadkeys.c): each failure is one line naming the file. Row keys are read through
  * cg_result_fields, so a field added to the model is read back too; a string key a row lacks reads as ""
  * (files written before `variant` existed load unchanged). */
@@ -93,8 +94,19 @@ static void fmt_version(char *buf, size_t n, double v)
     }
 }
 
-/* Is it a clgauge run of the schema this build reads? */
-static int check_identity(const cg_loader *l, const cJSON *top)
+/* A schema_version 2 document of another kind (a peak run, a device list) is not a run. */
+static int check_kind(const cg_loader *l, const cJSON *top)
+{
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(top, "kind");
+    if (!kind || (cJSON_IsString(kind) && !strcmp(kind->valuestring, "run"))) return 0;
+    if (cJSON_IsString(kind) && (!strcmp(kind->valuestring, "peak") || !strcmp(kind->valuestring, "devices")))
+        return cg_load_fail(l, "a clgauge %s file, not a run; give a file written by `clgauge run --json`",
+                            kind->valuestring);
+    return cg_load_fail(l, "kind is not \"run\"; give a file written by `clgauge run --json`");
+}
+
+/* Is it a clgauge run of a schema this build reads? Sets l->version. */
+static int check_identity(cg_loader *l, const cJSON *top)
 {
     const cJSON *tool = cJSON_GetObjectItemCaseSensitive(top, "tool");
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(tool, "name");
@@ -111,11 +123,13 @@ static int check_identity(const cg_loader *l, const cJSON *top)
                             "schema_version %s is not a whole number; the file is damaged: rerun "
                             "`clgauge run --json FILE` or restore it",
                             shown);
-    if (v != CG_SCHEMA_VERSION)
+    if (v != CG_SCHEMA_VERSION && v != 1)
         return cg_load_fail(l,
-                            "schema_version %s, but this clgauge reads schema_version %d; use the clgauge "
-                            "(%s) that wrote it, or rerun the benchmark",
+                            "schema_version %s, but this clgauge reads schema_version 1 to %d; use the "
+                            "clgauge (%s) that wrote it, or rerun the benchmark",
                             shown, CG_SCHEMA_VERSION, v > CG_SCHEMA_VERSION ? "newer" : "older");
+    l->version = (int)v;
+    if (check_kind(l, top)) return -1;
     if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(top, "device")) ||
         !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(top, "results")))
         return cg_load_fail(l, "a clgauge run without \"device\" or \"results\"; the file is damaged");
@@ -146,7 +160,7 @@ static cJSON *parse(const cg_loader *l, const char *text, size_t len)
 
 int cg_report_load(const char *path, cg_report *r, char *err, size_t errlen)
 {
-    cg_loader l = {path, err, errlen, false};
+    cg_loader l = {path, err, errlen, false, CG_SCHEMA_VERSION};
     cg_report_init(r);
     size_t len = 0;
     char *text = slurp(&l, &len);

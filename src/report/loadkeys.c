@@ -6,6 +6,7 @@
  * and control characters replaced (report/utf8.h): nothing from a file reaches a terminal or a page raw. */
 #include "report/loadkeys.h"
 #include "report/report.h"
+#include "report/times.h"
 #include "report/utf8.h"
 
 #include <limits.h>
@@ -29,6 +30,8 @@ typedef enum kind {
     K_BOOL,
     K_STATUS, /* a cg_rung_status by name */
     K_WARN,   /* an array of warning names: cg_warning bits (unknown names ignored) */
+    K_TIMES,  /* an array of seconds above 0 (cg_times, report/times.h) */
+    K_FP16,   /* true, false or null (not probed) into a cg_report_device's fp16 and fp16_known */
 } kind;
 
 /* What a kind wants, for messages. */
@@ -47,6 +50,8 @@ static const char *const wants[] = {
     [K_BOOL] = "true or false",
     [K_STATUS] = "one of ok, wrong_result, unsupported, build_failed, cl_error",
     [K_WARN] = "an array of warning names",
+    [K_TIMES] = "an array of at most 1000000 seconds, each above 0 and at most 1e+06",
+    [K_FP16] = "true, false or null",
 };
 
 typedef struct slot {
@@ -181,6 +186,13 @@ static bool read_value(const cJSON *v, const slot *s)
         return cJSON_IsString(v) && parse_status(v->valuestring, s->dst);
     case K_WARN:
         return read_warnings(v, s->dst);
+    case K_TIMES:
+        return cg_times_from_json(v, CG_LOAD_MAX_TIME, s->dst);
+    case K_FP16:
+        if (!cJSON_IsBool(v) && !cJSON_IsNull(v)) return false;
+        ((cg_report_device *)s->dst)->fp16 = cJSON_IsTrue(v);
+        ((cg_report_device *)s->dst)->fp16_known = cJSON_IsBool(v);
+        return true;
     default:
         return read_whole(v, s->k, s->dst);
     }
@@ -238,11 +250,28 @@ static int read_part(const cg_loader *l, const cJSON *top, const char *name, con
     return o ? read_object(l, &w, o, slots, n, vals) : 0;
 }
 
+/* The slots of the device block, from cg_device_fields: the keys of the file's schema_version. */
+static size_t device_slots(const cg_loader *l, cg_report_device *d, slot *slots)
+{
+    static const kind by_kind[] = {[CG_D_STR] = K_STR,   [CG_D_UINT] = K_UINT, [CG_D_ULL] = K_ULL,
+                                   [CG_D_BYTES] = K_ULL, [CG_D_BOOL] = K_BOOL, [CG_D_FP16] = K_FP16};
+    size_t n = 0;
+    for (size_t i = 0; i < cg_device_nfields && n < MAX_SLOTS; i++) {
+        const cg_dev_field *f = &cg_device_fields[i];
+        const char *key = l->version == 1 ? f->key1 : f->key;
+        if (!key) continue;
+        kind k = by_kind[f->kind];
+        slots[n++] = (slot){key, k, k == K_FP16 ? (void *)d : (char *)d + f->offset, f->size, false};
+    }
+    return n;
+}
+
 int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
 {
     char tool_name[16];
     cg_report_device *d = &r->device;
     const slot top_slots[] = {{"schema_version", K_ANY, NULL, 0, false},
+                              {"kind", K_ANY, NULL, 0, false},
                               SUB("tool"),
                               STR(r, "time_utc", time_utc),
                               STR(r, "command_line", command_line),
@@ -253,18 +282,8 @@ int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
     const slot tool[] = {{"name", K_STR, tool_name, sizeof tool_name, false},
                          STR(r, "version", tool_version),
                          STR(r, "git_commit", git_commit)};
-    const slot device[] = {STR(d, "platform", platform),
-                           STR(d, "platform_version", platform_version),
-                           STR(d, "name", name),
-                           STR(d, "vendor", vendor),
-                           STR(d, "version", version),
-                           STR(d, "driver", driver),
-                           STR(d, "type", type),
-                           VAL(d, "compute_units", K_UINT, compute_units),
-                           VAL(d, "clock_mhz", K_UINT, clock_mhz),
-                           VAL(d, "global_mem", K_ULL, global_mem),
-                           VAL(d, "local_mem", K_ULL, local_mem),
-                           VAL(d, "max_alloc", K_ULL, max_alloc)};
+    slot device[MAX_SLOTS];
+    size_t ndev = device_slots(l, d, device);
     unsigned long long seed = 0;
     const slot options[] = {{"seed", K_ULL, &seed, 0, false},
                             VAL(r, "runs", K_INT, runs),
@@ -274,7 +293,7 @@ int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
     const slot roofline[] = {VAL(r, "copy_gbps", K_CEIL, copy_gbps), VAL(r, "read_gbps", K_CEIL, read_gbps),
                              VAL(r, "mad_gflops", K_CEIL, mad_gflops), STR(r, "source", roofline_source)};
 #define PART(name, t) read_part(l, top, name, t, sizeof t / sizeof t[0])
-    int rc = PART("", top_slots) || PART("tool", tool) || PART("device", device) ||
+    int rc = PART("", top_slots) || PART("tool", tool) || read_part(l, top, "device", device, ndev) ||
                      PART("options", options) || PART("roofline", roofline)
                  ? -1
                  : 0;
@@ -284,29 +303,32 @@ int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
 }
 
 /* The slots of one row, from cg_result_fields: workload, rung, status and t_median_s are required. */
-static size_t row_slots(cg_result *row, slot *slots)
+static size_t row_slots(const cg_loader *l, cg_result *row, slot *slots)
 {
     static const kind by_field[] = {
-        [CG_F_STR] = K_STR, [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,    [CG_F_BOOL] = K_BOOL,
-        [CG_F_LL] = K_LL,   [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN};
+        [CG_F_STR] = K_STR, [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,     [CG_F_BOOL] = K_BOOL,
+        [CG_F_LL] = K_LL,   [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN, [CG_F_TIMES] = K_TIMES};
     size_t n = cg_result_nfields < MAX_SLOTS ? cg_result_nfields : MAX_SLOTS;
     for (size_t k = 0; k < n; k++) {
         const cg_field *fd = &cg_result_fields[k];
         kind kd = by_field[fd->kind];
-        slots[k] = (slot){fd->name, kd == K_NUM && !strcmp(fd->unit, "s") ? K_TIME : kd,
-                          (char *)row + fd->offset, fd->size, false};
+        const char *name = l->version == 1 && !strcmp(fd->name, "build_s") ? "build_ms" : fd->name;
+        slots[k] = (slot){name, kd == K_NUM && !strcmp(fd->unit, "s") ? K_TIME : kd, (char *)row + fd->offset,
+                          fd->size, false};
         slots[k].required = !strcmp(fd->name, "workload") || !strcmp(fd->name, "rung") ||
                             !strcmp(fd->name, "status") || !strcmp(fd->name, "t_median_s");
     }
     return n;
 }
 
-/* A row that ran ok has a median above 0. */
+/* A row that ran ok has a median above 0; times_s, when given, has one entry per run. */
 static int check_ok_row(const cg_loader *l, const where *w, const cg_result *row)
 {
+    char what[96];
     if (row->status == CG_RUNG_OK && !(row->t_median > 0))
         return bad(l, w, "t_median_s", "is not above 0 in a row of status ok");
-    return 0;
+    snprintf(what, sizeof what, "has %zu entries, but runs is %zu", row->times.n, row->runs);
+    return row->times.n && row->times.n != row->runs ? bad(l, w, "times_s", what) : 0;
 }
 
 int cg_load_rows(const cg_loader *l, const cJSON *a, cg_report *r)
@@ -330,8 +352,9 @@ int cg_load_rows(const cg_loader *l, const cJSON *a, cg_report *r)
             return cg_load_fail(
                 l, "row %zu of results %s; rerun `clgauge run --json FILE` or restore the file", i, what);
         }
-        size_t n = row_slots(row, slots);
+        size_t n = row_slots(l, row, slots);
         if (read_object(l, &w, o, slots, n, vals) || check_ok_row(l, &w, row)) return -1;
+        if (l->version == 1) row->build_s /= 1e3; /* version 1 wrote build_ms */
         i++;
     }
     if (i) return 0;

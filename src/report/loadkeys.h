@@ -18,6 +18,7 @@ typedef struct cg_loader {
     char *err;
     size_t errlen;
     bool damaged; /* messages start with "damaged file: " */
+    int version;  /* the file's schema_version: 1 (device keys of version 1, build_ms) or CG_SCHEMA_VERSION */
 } cg_loader;
 
 /* Writes "[damaged file: ]PATH: <message>" to l->err; returns -1. */

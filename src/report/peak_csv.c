@@ -1,6 +1,6 @@
-/* The peak CSV report: a header line, then one line per figure: device and driver (repeated so that files
- * from several devices can be concatenated), then cg_peak_fields in table order. RFC 4180 quoting, LF line
- * ends, a non-finite number is an empty cell. */
+/* The peak CSV report: a header line, then one line per figure, the columns cg_peak_fields in table order
+ * (the device and the run's metadata are in the JSON report only). RFC 4180 quoting, LF line ends, a
+ * non-finite number is an empty cell. */
 #include "report/csvcell.h"
 #include "report/outfile.h"
 #include "report/peak_result.h"
@@ -31,15 +31,12 @@ static int emit(FILE *f, const void *ctx)
 {
     const cg_peak_report *r = ctx;
     char buf[64];
-    fputs("device,driver", f);
     for (size_t i = 0; i < cg_peak_nfields; i++)
-        cg_csv_put_cell(f, cg_peak_fields[i].name, false);
+        cg_csv_put_cell(f, cg_peak_fields[i].name, i == 0);
     fputc('\n', f);
     for (size_t k = 0; k < r->n; k++) {
-        cg_csv_put_cell(f, r->device.name, true);
-        cg_csv_put_cell(f, r->device.driver, false);
         for (size_t i = 0; i < cg_peak_nfields; i++)
-            cg_csv_put_cell(f, cell(&cg_peak_fields[i], &r->rows[k], buf, sizeof buf), false);
+            cg_csv_put_cell(f, cell(&cg_peak_fields[i], &r->rows[k], buf, sizeof buf), i == 0);
         fputc('\n', f);
     }
     return ferror(f) ? -1 : 0;

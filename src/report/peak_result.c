@@ -50,7 +50,7 @@ const char *cg_peak_status_name(cg_peak_status s)
     case CG_PEAK_WRONG:
         return "wrong_result";
     case CG_PEAK_FAILED:
-        return "failed";
+        return "cl_error";
     }
     return "?";
 }
@@ -60,9 +60,9 @@ const char *cg_peak_status_name(cg_peak_status s)
         name, kind, offsetof(cg_peak_row, member)                                                            \
     }
 const cg_peak_field cg_peak_fields[] = {
-    F("family", CG_PF_STR, family),    F("test", CG_PF_STR, test),          F("variant", CG_PF_STR, variant),
-    F("value", CG_PF_DOUBLE, value),   F("unit", CG_PF_STR, unit),          F("status", CG_PF_STATUS, status),
-    F("amount", CG_PF_DOUBLE, amount), F("seconds", CG_PF_DOUBLE, seconds), F("runs", CG_PF_INT, runs),
+    F("family", CG_PF_STR, family),    F("test", CG_PF_STR, test),        F("variant", CG_PF_STR, variant),
+    F("value", CG_PF_DOUBLE, value),   F("unit", CG_PF_STR, unit),        F("status", CG_PF_STATUS, status),
+    F("amount", CG_PF_DOUBLE, amount), F("t_min_s", CG_PF_DOUBLE, t_min), F("runs", CG_PF_INT, runs),
     F("counts", CG_PF_STR, note),      F("reason", CG_PF_STR, reason),
 };
 #undef F

@@ -8,17 +8,18 @@
 #include <stdio.h>
 #include "report/result.h"
 
-#define CG_PEAK_SCHEMA_VERSION 1
+#define CG_PEAK_SCHEMA_VERSION CG_SCHEMA_VERSION /* one schema for run, peak and devices */
 
 typedef enum cg_peak_status {
     CG_PEAK_OK,          /* measured (and its output checked where the test has a check) */
     CG_PEAK_UNSUPPORTED, /* the device lacks what the test needs (no fp64, no images): not a failure */
     CG_PEAK_ZERO_COPY,   /* a transfer that moved no bytes (the host pointer is the buffer): no rate shown */
     CG_PEAK_WRONG,       /* the kernel's result did not match the host replay: the figure is not trusted */
-    CG_PEAK_FAILED,      /* an OpenCL call or a build failed */
+    CG_PEAK_FAILED,      /* "cl_error": an OpenCL call or a build failed */
 } cg_peak_status;
 
-/* "ok", "unsupported", "zero_copy", "wrong_result", "failed". */
+/* "ok", "unsupported", "zero_copy", "wrong_result", "cl_error": the run's status words (result.h), plus
+ * zero_copy. */
 const char *cg_peak_status_name(cg_peak_status s);
 
 typedef struct cg_peak_row {
@@ -28,7 +29,7 @@ typedef struct cg_peak_row {
     double value;     /* the figure in unit (0 when not ok) */
     char unit[12];    /* "GB/s", "GFLOP/s", "GIOP/s", "us" */
     double amount;    /* bytes or operations counted per launch (0 for latencies) */
-    double seconds;   /* the best launch's time (latency rows: 0) */
+    double t_min;     /* seconds: the best launch's time (latency rows: 0) */
     int runs;         /* timed runs (or samples) behind the figure */
     char note[160];   /* what the figure counts: "bytes read once; best of N runs" */
     cg_peak_status status;

@@ -10,12 +10,9 @@
 
 static void fmt_value(const cg_peak_row *row, char *buf, size_t n)
 {
-    if (row->status == CG_PEAK_ZERO_COPY) {
-        snprintf(buf, n, "zero-copy");
-        return;
-    }
-    if (row->status != CG_PEAK_OK || !isfinite(row->value)) {
-        snprintf(buf, n, "%s", row->status == CG_PEAK_OK ? "-" : cg_peak_status_name(row->status));
+    if (row->status != CG_PEAK_OK || !isfinite(row->value)) { /* the run's table labels (result.h) */
+        const char *label = cg_status_label(cg_peak_status_name(row->status));
+        snprintf(buf, n, "%s", row->status == CG_PEAK_OK || !label ? "-" : label);
         return;
     }
     double v = row->value;

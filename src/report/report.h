@@ -5,11 +5,24 @@
 #include <stdio.h>
 #include "report/result.h"
 
-/* The aligned terminal table, FAILED rows marked, the why-lines and the warnings with their fixes. */
+/* The aligned terminal table (FAILED rows, "!" on a row with warnings and a legend), the reasons of the rows
+ * that are not ok, the footer. On a terminal narrower than the table (cg_report_text_columns) the why column
+ * is left out; written to a file or a pipe, the table is whole. */
 void cg_report_text(const cg_report *r, FILE *f);
+/* The same with an explicit width: the why column is left out when a line would be wider than cols; 0 keeps
+ * it always. */
+void cg_report_text_fit(const cg_report *r, FILE *f, int cols);
+/* The width of the terminal f is (TIOCGWINSZ, else $COLUMNS, else 80); 0 when f is not a terminal. */
+int cg_report_text_columns(FILE *f);
+/* At most one line per warning kind (hyperfine's habit, for stderr): "Warning: timings vary on 23 of 57
+ * rungs (worst transpose:local16: CV 25.9%): close other programs...". Nothing when no row has one. */
+void cg_report_warnings(const cg_report *r, FILE *f);
 /* Returns 0 on success, -1 when the file could not be written (errno set). */
 int cg_report_json(const cg_report *r, const char *path);
 int cg_report_csv(const cg_report *r, const char *path);
+/* The CSV columns, in order: names of cg_result_fields (docs/report-schema.md, "CSV"). */
+extern const char *const cg_csv_columns[];
+extern const size_t cg_csv_ncolumns;
 
 /* One per-row field: name (JSON key and CSV header), kind, and where it lives in cg_result. */
 typedef enum cg_field_kind {
@@ -19,7 +32,8 @@ typedef enum cg_field_kind {
     CG_F_BOOL,
     CG_F_LL,
     CG_F_STATUS,
-    CG_F_WARNINGS
+    CG_F_WARNINGS,
+    CG_F_TIMES /* cg_times: an array of seconds */
 } cg_field_kind;
 typedef struct cg_field {
     const char *name;

@@ -14,6 +14,8 @@ void cg_report_init(cg_report *r)
 
 void cg_report_fini(cg_report *r)
 {
+    for (size_t i = 0; i < r->n; i++)
+        free(r->rows[i].times.s);
     free(r->rows);
     memset(r, 0, sizeof *r);
 }
@@ -61,6 +63,25 @@ const char *cg_rung_status_name(cg_rung_status s)
         return "cl_error";
     }
     return "unknown";
+}
+
+/* The one status vocabulary: the word of the files and the label of the table, side by side. */
+static const struct {
+    const char *word, *label;
+} status_labels[] = {
+    {"ok", "OK"},
+    {"wrong_result", "FAILED"},
+    {"unsupported", "unsupported"},
+    {"build_failed", "BUILD-FAILED"},
+    {"cl_error", "CL-ERROR"},
+    {"zero_copy", "zero-copy"},
+};
+
+const char *cg_status_label(const char *word)
+{
+    for (size_t i = 0; i < sizeof status_labels / sizeof status_labels[0]; i++)
+        if (!strcmp(status_labels[i].word, word)) return status_labels[i].label;
+    return NULL;
 }
 
 /* One row per warning bit. The message is "<what>: <fix>"; the text report inserts the row's numbers

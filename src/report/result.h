@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CG_SCHEMA_VERSION 1
+/* The report schema every JSON file (run, peak, devices) is written in; the loader also reads version 1. */
+#define CG_SCHEMA_VERSION 2
 
 typedef enum cg_rung_status {
     CG_RUNG_OK,           /* ran and matched the reference */
@@ -16,8 +17,13 @@ typedef enum cg_rung_status {
     CG_RUNG_CL_ERROR,     /* an OpenCL call failed while running it (exit 4) */
 } cg_rung_status;
 
-/* "ok", "wrong_result", "unsupported", "build_failed", "cl_error". */
+/* "ok", "wrong_result", "unsupported", "build_failed", "cl_error": the status words of every JSON and CSV
+ * file (peak rows use the same words, plus "zero_copy"). */
 const char *cg_rung_status_name(cg_rung_status s);
+/* The status word as the text table and the HTML page show it: "OK", "FAILED" (wrong_result),
+ * "unsupported", "BUILD-FAILED", "CL-ERROR", "zero-copy"; a failure in capitals. NULL for an unknown word.
+ * docs/report-schema.md lists the pairs. */
+const char *cg_status_label(const char *word);
 
 /* Warnings about a row, each with the fix the user can apply (hyperfine's warnings.rs). */
 typedef enum cg_warning {
@@ -30,6 +36,14 @@ typedef enum cg_warning {
 /* Short name ("high_cv") and the one-line message with its fix for one warning bit. */
 const char *cg_warning_name(unsigned bit);
 const char *cg_warning_fix(unsigned bit);
+
+/* A row's raw per-run times, seconds, timed runs only, in run order (hyperfine's "times"): s is malloc'd,
+ * owned by the row and freed by cg_report_fini; n == 0 (s NULL) when the rung did not run, or for a file
+ * written before times were kept. */
+typedef struct cg_times {
+    double *s;
+    size_t n;
+} cg_times;
 
 typedef struct cg_result {
     char workload[32], rung[32];
@@ -51,6 +65,8 @@ typedef struct cg_result {
     double gbps, gflops, items_per_s;
     double roofline_pct; /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
     double speedup;      /* first rung's median / this rung's median (0 when either did not run) */
+    /* the speedup's bootstrap interval (core/resample.h): 1 and 1 for the first rung, 0 when not known */
+    double speedup_lo, speedup_hi;
     /* check */
     bool check_ok;
     double max_abs_err, max_rel_err, tolerance;
@@ -58,16 +74,34 @@ typedef struct cg_result {
     long long first_mismatch; /* -1 when none */
     size_t mismatches;
     /* build */
-    double build_ms;
+    double build_s; /* seconds to get the program: a build from source or a cache load */
     bool cache_hit;
     unsigned warnings; /* cg_warning bits */
+    cg_times times;    /* the timed runs' seconds: times.n == runs when kept */
 } cg_result;
 
+/* The device block of every report (run, peak) and of `devices --json`: one field table (cg_device_fields)
+ * gives its keys, labels and kinds to every writer and to the reader. */
 typedef struct cg_report_device {
     char platform[128], platform_version[128], name[256], vendor[128], version[128], driver[128], type[16];
+    char c_version[128];
     unsigned compute_units, clock_mhz;
-    unsigned long long global_mem, local_mem, max_alloc;
+    unsigned long long global_mem, global_cache, local_mem, const_mem, max_alloc, max_wg;
+    bool images, fp64, nvidia_ptx;
+    bool fp16, fp16_known; /* fp16 is written as null while not known (`run` does not probe it) */
 } cg_report_device;
+
+/* One key of the device block: JSON key, text label, kind, where it lives in cg_report_device. */
+typedef enum cg_dev_kind { CG_D_STR, CG_D_UINT, CG_D_ULL, CG_D_BYTES, CG_D_BOOL, CG_D_FP16 } cg_dev_kind;
+typedef struct cg_dev_field {
+    const char *key;   /* "global_mem_bytes" */
+    const char *key1;  /* the key in schema_version 1 files ("global_mem"), NULL when it had none */
+    const char *label; /* "Global memory" */
+    cg_dev_kind kind;
+    size_t offset, size;
+} cg_dev_field;
+extern const cg_dev_field cg_device_fields[];
+extern const size_t cg_device_nfields;
 
 typedef struct cg_report {
     char tool_version[32], git_commit[48], time_utc[32];

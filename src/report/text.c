@@ -1,8 +1,10 @@
 /* The terminal report: an aligned table driven by one array of column descriptors (header, cell formatter,
- * alignment), widths measured from the content; under it the reason of every row that is not ok, the
- * warnings with the fix the user can apply, and a footer naming the device, the roofline ceilings and what
- * the bandwidth counts. Rows that did not run show "-" in every timing and rate column. A row of a --filter
- * sweep is named by its group and rung, "convolution[32x32]:best". */
+ * alignment), widths measured from the content, the why column left out on a terminal too narrow for it; a
+ * row with a warning marked "!" after its status, with a legend; under it the reason of every row that is not
+ * ok and a footer naming the device, the roofline ceilings and what the bandwidth counts. Rows that did not
+ * run show "-" in every timing and rate column. A row of a --filter sweep is named by its group and rung,
+ * "convolution[32x32]:best". The warnings themselves, one line per kind with its fix, are
+ * cg_report_warnings' (stderr). */
 #include "report/report.h"
 #include "report/rowsort.h"
 #include "report/units.h"
@@ -10,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define CELL 200 /* fits the longest cell: why (160) or workload[variant]:rung (CG_GROUP_LEN + 33) */
 #define GAP  "  "
@@ -42,17 +46,11 @@ static void cell_name(const cg_result *row, char *buf, size_t n)
     snprintf(buf, n, "%s:%s", group, row->rung);
 }
 
+/* The status label (cg_status_label), "!" after it when the row has a warning. */
 static void cell_status(const cg_result *row, char *buf, size_t n)
 {
-    static const char *const labels[] = {
-        [CG_RUNG_OK] = "OK",
-        [CG_RUNG_WRONG] = "FAILED",
-        [CG_RUNG_UNSUPPORTED] = "unsupported",
-        [CG_RUNG_BUILD_FAILED] = "BUILD-FAILED",
-        [CG_RUNG_CL_ERROR] = "CL-ERROR",
-    };
-    unsigned s = (unsigned)row->status;
-    snprintf(buf, n, "%s", s < sizeof labels / sizeof labels[0] ? labels[s] : "?");
+    const char *label = cg_status_label(cg_rung_status_name(row->status));
+    snprintf(buf, n, "%s%s", label ? label : "?", row->warnings ? "!" : "");
 }
 
 static void cell_median(const cg_result *row, char *buf, size_t n)
@@ -120,26 +118,29 @@ static const column columns[] = {
 /* clang-format on */
 #define NCOL (sizeof columns / sizeof columns[0])
 
-/* Prints one line of the table: the header when row is NULL. The last column is not padded. */
-static void print_line(FILE *f, const cg_result *row, const int *width)
+/* Prints one line of the table's first ncol columns: the header when row is NULL. The last column is not
+ * padded. */
+static void print_line(FILE *f, const cg_result *row, const int *width, size_t ncol)
 {
     char buf[CELL];
-    for (size_t c = 0; c < NCOL; c++) {
+    for (size_t c = 0; c < ncol; c++) {
         if (row)
             columns[c].cell(row, buf, sizeof buf);
         else
             snprintf(buf, sizeof buf, "%s", columns[c].header);
         const char *sep = c ? GAP : "";
-        if (c == NCOL - 1)
+        if (c == ncol - 1)
             fprintf(f, "%s%s\n", buf[0] ? sep : "", buf); /* no trailing blanks */
         else
             fprintf(f, columns[c].right ? "%s%*s" : "%s%-*s", sep, width[c], buf);
     }
 }
 
-static void print_table(FILE *f, const cg_report *r)
+/* The table; its last column (why) is left out when the whole line would be wider than cols (0: no limit).
+ * Returns whether it was left out. */
+static bool print_table(FILE *f, const cg_report *r, int cols)
 {
-    int width[NCOL];
+    int width[NCOL], total = 0;
     char buf[CELL];
     for (size_t c = 0; c < NCOL; c++) {
         width[c] = (int)strlen(columns[c].header);
@@ -147,10 +148,13 @@ static void print_table(FILE *f, const cg_report *r)
             columns[c].cell(&r->rows[i], buf, sizeof buf);
             if ((int)strlen(buf) > width[c]) width[c] = (int)strlen(buf);
         }
+        total += width[c] + (c ? (int)strlen(GAP) : 0);
     }
-    print_line(f, NULL, width);
+    size_t ncol = cols > 0 && total > cols ? NCOL - 1 : NCOL;
+    print_line(f, NULL, width, ncol);
     for (size_t i = 0; i < r->n; i++)
-        print_line(f, &r->rows[i], width);
+        print_line(f, &r->rows[i], width, ncol);
+    return ncol < NCOL;
 }
 
 static void print_reasons(FILE *f, const cg_report *r)
@@ -184,26 +188,58 @@ static void warning_detail(const cg_result *row, unsigned bit, char *buf, size_t
     }
 }
 
-/* "Warning: w:r: <what> (<numbers>): <fix>": the numbers go before the first ':' of the generic text. */
-static void print_warning(FILE *f, const cg_result *row, unsigned bit)
+/* Is row b worse than row a for the warning bit (the row the summary names)? */
+static bool worse(const cg_result *a, const cg_result *b, unsigned bit)
 {
-    const char *fix = cg_warning_fix(bit);
-    const char *colon = strchr(fix, ':');
-    char detail[64], name[CELL];
-    warning_detail(row, bit, detail, sizeof detail);
-    cell_name(row, name, sizeof name);
-    fprintf(f, "Warning: %s: ", name);
-    if (colon && detail[0])
-        fprintf(f, "%.*s (%s)%s\n", (int)(colon - fix), fix, detail, colon);
-    else
-        fprintf(f, "%s\n", fix);
+    if (!a) return true;
+    if (bit == CG_WARN_HIGH_CV) return b->t_cv > a->t_cv;
+    if (bit == CG_WARN_TOO_SHORT) return b->t_median < a->t_median;
+    if (bit == CG_WARN_OUTLIERS) return b->outliers * a->runs > a->outliers * b->runs;
+    return b->roofline_pct > a->roofline_pct;
 }
 
-static void print_warnings(FILE *f, const cg_report *r)
+/* "Warning: <what> on K of N rungs (worst W: <numbers>): <fix>": the generic text is "<what>: <fix>". */
+static void print_warning_kind(FILE *f, const cg_report *r, unsigned bit, size_t ran)
 {
+    const cg_result *w = NULL;
+    size_t k = 0;
     for (size_t i = 0; i < r->n; i++)
-        for (unsigned b = 0; b < CG_WARN_COUNT; b++)
-            if (r->rows[i].warnings & (1u << b)) print_warning(f, &r->rows[i], 1u << b);
+        if (r->rows[i].warnings & bit) {
+            k++;
+            if (worse(w, &r->rows[i], bit)) w = &r->rows[i];
+        }
+    if (!w) return;
+    const char *fix = cg_warning_fix(bit), *colon = strchr(fix, ':');
+    char detail[64], name[CELL];
+    warning_detail(w, bit, detail, sizeof detail);
+    cell_name(w, name, sizeof name);
+    int what = colon ? (int)(colon - fix) : (int)strlen(fix);
+    fprintf(f, "Warning: %.*s on %zu of %zu rung%s (%s %s%s%s)%s\n", what, fix, k, ran, ran == 1 ? "" : "s",
+            k == 1 ? "at" : "worst", name, detail[0] ? ": " : "", detail, colon ? colon : "");
+}
+
+void cg_report_warnings(const cg_report *r, FILE *f)
+{
+    size_t ran = 0;
+    for (size_t i = 0; i < r->n; i++)
+        ran += did_run(&r->rows[i]);
+    for (unsigned b = 0; b < CG_WARN_COUNT; b++)
+        print_warning_kind(f, r, 1u << b, ran);
+}
+
+/* Under the table: what "!" means, with the count of each warning kind. */
+static void print_legend(FILE *f, const cg_report *r)
+{
+    fprintf(f, "!: warnings:");
+    for (unsigned b = 0, first = 1; b < CG_WARN_COUNT; b++) {
+        size_t k = 0;
+        for (size_t i = 0; i < r->n; i++)
+            k += (r->rows[i].warnings & (1u << b)) != 0;
+        if (!k) continue;
+        fprintf(f, "%s %s on %zu row%s", first ? "" : ",", cg_warning_name(1u << b), k, k == 1 ? "" : "s");
+        first = 0;
+    }
+    fprintf(f, " (fixes: stderr; per row: the JSON)\n");
 }
 
 static void fmt_ceiling(char *buf, size_t n, double v, const char *unit)
@@ -287,25 +323,39 @@ static void print_footer(FILE *f, const cg_report *r)
     print_notes(f, r);
 }
 
-void cg_report_text(const cg_report *r, FILE *f)
+int cg_report_text_columns(FILE *f)
 {
+    struct winsize ws;
+    int fd = fileno(f);
+    if (fd < 0 || !isatty(fd)) return 0;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    const char *env = getenv("COLUMNS");
+    int cols = env ? atoi(env) : 0;
+    return cols > 0 ? cols : 80;
+}
+
+void cg_report_text_fit(const cg_report *r, FILE *f, int cols)
+{
+    bool narrow = false, failed = false, warned = false;
     if (r->n == 0)
         fprintf(f, "No results.\n");
     else
-        print_table(f, r);
-    bool failed = false, warned = false;
+        narrow = print_table(f, r, cols);
     for (size_t i = 0; i < r->n; i++) {
         failed = failed || r->rows[i].status != CG_RUNG_OK;
         warned = warned || r->rows[i].warnings;
     }
+    if (warned) print_legend(f, r);
+    if (narrow) fprintf(f, "(why column left out to fit %d columns: `clgauge list` shows it)\n", cols);
     if (failed) {
         fputc('\n', f);
         print_reasons(f, r);
     }
-    if (warned) {
-        fputc('\n', f);
-        print_warnings(f, r);
-    }
     fputc('\n', f);
     print_footer(f, r);
+}
+
+void cg_report_text(const cg_report *r, FILE *f)
+{
+    cg_report_text_fit(r, f, cg_report_text_columns(f));
 }

@@ -2,23 +2,25 @@
 #include "workloads/registry.h"
 #include <string.h>
 
-extern const cg_workload cg_workload_reduction;
-extern const cg_workload cg_workload_filter3x3;
-extern const cg_workload cg_workload_transpose;
-extern const cg_workload cg_workload_blur;
-extern const cg_workload cg_workload_histogram;
-extern const cg_workload cg_workload_convolution;
-
+/* The list: one line per workload, in `clgauge list` and `run all` order; X(name) names the descriptor
+ * cg_workload_<name> that src/workloads/<name>/<name>.c defines. */
 /* clang-format off */
-const cg_workload *const cg_workloads[] = {
-    &cg_workload_reduction,
-    &cg_workload_filter3x3,
-    &cg_workload_transpose,
-    &cg_workload_blur,
-    &cg_workload_histogram,
-    &cg_workload_convolution,
-};
+#define CG_WORKLOAD_LIST(X) \
+    X(reduction)            \
+    X(filter3x3)            \
+    X(transpose)            \
+    X(blur)                 \
+    X(histogram)            \
+    X(convolution)          \
+    X(saxpy)
 /* clang-format on */
+
+#define DECLARE(name) extern const cg_workload cg_workload_##name;
+#define ENTRY(name)   &cg_workload_##name,
+CG_WORKLOAD_LIST(DECLARE)
+const cg_workload *const cg_workloads[] = {CG_WORKLOAD_LIST(ENTRY)};
+#undef DECLARE
+#undef ENTRY
 const size_t cg_nworkloads = sizeof cg_workloads / sizeof cg_workloads[0];
 _Static_assert(sizeof cg_workloads / sizeof cg_workloads[0] <= CG_MAX_WORKLOADS,
                "more workloads than CG_MAX_WORKLOADS: raise it in workloads/registry.h");

@@ -25,7 +25,7 @@ expect "--device cpu" 0 "^reduction:naive +OK" -- "$bin" "${tiny[@]}" --device c
 expect "--device 0:0" 0 "^reduction:naive +OK" -- "$bin" "${tiny[@]}" --device 0:0
 # The first device's name, from `devices --json`; a case-changed part of it must select it too.
 "$bin" devices --json >"$tmp/devices.json" 2>/dev/null
-name=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["name"])' "$tmp/devices.json" 2>/dev/null)
+name=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["devices"][0]["name"])' "$tmp/devices.json" 2>/dev/null)
 check "devices --json gives a device name" -- test -n "$name"
 if [ -n "$name" ]; then
     part=$(printf '%s' "${name:0:6}" | tr '[:lower:][:upper:]' '[:upper:][:lower:]')

@@ -12,7 +12,8 @@ cp "$last_stdout" "$tmp/list.json"
 expect "list -j (short form)" 0 '"workloads"' -- "$bin" list -j
 expect "list" 0 "^  reduction:naive " -- "$bin" list
 cp "$last_stdout" "$tmp/list.txt"
-expect "list: blur's own options" 0 "^  options: --input, --output, --sigma, --estimate$" -- "$bin" list
+expect "list: blur's options (capabilities, then its own)" 0 "^  options: --input, --output, --estimate, --sigma$" -- \
+    "$bin" list
 expect "list --json --quiet still prints the JSON" 0 '"rungs"' -- "$bin" list --json --quiet
 expect "list --json takes no value" 1 "--json takes no value" -- "$bin" list --json=x
 
@@ -20,9 +21,9 @@ check "list --json: schema, a known rung, options, same rungs as the text" -- \
     python3 - "$tmp/list.json" "$tmp/list.txt" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 1 and d["tool"]["name"] == "clgauge", (d["schema_version"], d["tool"])
+assert d["schema_version"] == 2 and d["tool"]["name"] == "clgauge", (d["schema_version"], d["tool"])
 ws = {w["name"]: w for w in d["workloads"]}
-for name in ("reduction", "filter3x3", "transpose", "blur", "histogram", "convolution"):
+for name in ("reduction", "filter3x3", "transpose", "blur", "histogram", "convolution", "saxpy"):
     assert name in ws, "workload %s missing" % name
 naive = [r for r in ws["reduction"]["rungs"] if r["name"] == "naive"]
 assert len(naive) == 1, "reduction:naive missing"
@@ -34,13 +35,24 @@ assert "build_options" in r and "local_bytes" in r, r
 img = [r for r in ws["filter3x3"]["rungs"] if r["name"] == "u8-img"][0]
 assert "images" in img["needs"], img
 assert "sigma" in ws["blur"]["options"] and ws["reduction"]["options"] == [], (ws["blur"], ws["reduction"])
-assert ws["histogram"]["patterns"][:1] == ["random"], ws["histogram"]
-assert ws["convolution"]["filter_default"] == "32" and ws["convolution"]["filter_max"] == 32
+own = {(w["name"], o["name"]): o for w in d["workloads"] for o in w["own_options"]}
+assert sorted(own) == [("blur", "sigma"), ("convolution", "filter"), ("histogram", "pattern"), ("saxpy", "alpha")], \
+    sorted(own)
+pat = own[("histogram", "pattern")]
+assert pat["kind"] == "word" and pat["values"] == ["random", "allequal", "image"] and pat["default"] == "random", pat
+flt = own[("convolution", "filter")]
+assert flt["kind"] == "extents" and flt["default"] == "32" and flt["max"] == 32 and flt["sweep"] is True, flt
+sg = own[("blur", "sigma")]
+assert sg["kind"] == "number" and sg["values"] is None and sg["max"] is None and not sg["sweep"], sg
+for w in d["workloads"]:  # a workload's own options are among its options
+    assert all(o["name"] in w["options"] for o in w["own_options"]), w["name"]
 opts = {(o["name"], tuple(o["commands"])): o for o in d["options"]}
 dev = [o for o in d["options"] if o["name"] == "device"][0]
 assert dev["short"] == "d" and dev["value"] == "SEL" and "run" in dev["commands"] and dev["workloads"] is None
 sig = [o for o in d["options"] if o["name"] == "sigma"][0]
-assert sig["workloads"] == ["blur"], sig
+assert sig["workloads"] == ["blur"] and sig["commands"] == ["run"], sig
+inp = [o for o in d["options"] if o["name"] == "input"][0]
+assert inp["workloads"] == ["filter3x3", "blur"], inp
 text = open(sys.argv[2]).read()
 for w in d["workloads"]:
     want = re.findall(r"^  %s:(\S+)" % re.escape(w["name"]), text, re.M)

@@ -40,7 +40,7 @@ expect "run reduction --json --csv" 0 "^reduction:naive +OK" -- \
 check "JSON report: schema, one row per rung, required keys" -- python3 - "$json" "$tmp/list.txt" <<'EOF'
 import json, re, sys
 rep = json.load(open(sys.argv[1]))
-assert rep["schema_version"] == 1, rep["schema_version"]
+assert rep["schema_version"] == 2 and rep["kind"] == "run", (rep["schema_version"], rep["kind"])
 for k in ("tool", "time_utc", "command_line", "device", "options", "roofline", "results"):
     assert k in rep, "top-level key %s missing" % k
 assert rep["tool"]["name"] == "clgauge"
@@ -52,7 +52,7 @@ assert [r["rung"] for r in rows] == rungs, "rows %s, want one per rung %s" % ([r
 required = ("workload", "rung", "why", "size", "status", "reason", "runs", "t_min_s", "t_median_s", "t_mean_s",
             "t_stddev_s", "t_cv", "t_max_s", "outliers", "bytes", "flops", "items", "item_unit", "gbps",
             "gflops", "items_per_s", "roofline_pct", "speedup", "check_ok", "max_abs_err", "tolerance",
-            "first_mismatch", "mismatches", "build_ms", "cache_hit", "warnings")
+            "first_mismatch", "mismatches", "build_s", "cache_hit", "warnings", "times_s")
 for r in rows:
     missing = [k for k in required if k not in r]
     assert not missing, "row %s lacks %s" % (r["rung"], missing)
@@ -66,26 +66,69 @@ for r in rows:
         assert r["reason"], "unsupported row %s without a reason" % r["rung"]
 assert rows[0]["status"] == "ok" and rows[0]["speedup"] == 1, rows[0]
 EOF
-check "CSV header: the JSON row fields, in order; one line per row" -- python3 - "$json" "$csv" <<'EOF'
+check "CSV: the documented narrow columns, each a JSON row key with its value; one line per row" -- \
+    python3 - "$json" "$csv" <<'EOF'
 import csv, json, sys
 rows = json.load(open(sys.argv[1]))["results"]
 with open(sys.argv[2], newline="") as f:
     table = list(csv.reader(f))
 header, body = table[0], table[1:]
-keys = list(rows[0].keys())
-assert header[-len(keys):] == keys, "CSV header %s\ndoes not end with the JSON row keys %s" % (header, keys)
+want = ("workload,variant,rung,status,runs,t_min_s,t_median_s,t_max_s,t_cv,gbps,gflops,items_per_s,item_unit,"
+        "roofline_pct,speedup,bound_ratio,warnings").split(",")
+assert header == want, "CSV header %s\nwant %s" % (header, want)
 assert len(body) == len(rows), "%d CSV rows, %d JSON rows" % (len(body), len(rows))
 for line, row in zip(body, rows):
     assert len(line) == len(header), "ragged CSV line %s" % line
     got = dict(zip(header, line))
     assert got["rung"] == row["rung"] and got["status"] == row["status"], (got, row)
+    assert got["warnings"] == ";".join(row["warnings"]), (got["warnings"], row["warnings"])
+    for k in ("t_median_s", "gbps", "speedup"):  # the same number, to the last digit
+        assert (got[k] == "" and row[k] is None) or float(got[k]) == row[k], (k, got[k], row[k])
 EOF
+
+# --- warnings: at most one stderr line per kind (count, worst rung, fix), "!" on the rows, none on stdout
+expect "run reduction again (its table and warnings)" 0 "^reduction:naive +OK" -- "$bin" run reduction "${small[@]}"
+check "run: no Warning line on stdout" -- bash -c '! grep -q "Warning" "$1"' _ "$last_stdout"
+check "run: at most one Warning line per kind on stderr" -- bash -c \
+    'test "$(grep -c "^Warning: " "$1")" -le 4 && ! grep "^Warning: " "$1" | cut -d" " -f2-3 | sort | uniq -d | grep -q .' \
+    _ "$last_stderr"
+python3 - "$json" "$tmp/warn.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+ok = [r for r in rep["results"] if r["status"] == "ok"]
+for i, r in enumerate(ok):
+    r["warnings"], r["t_cv"] = ["high_cv"], 0.06 + (0.2 if i == 1 else 0)
+json.dump(rep, open(sys.argv[2], "w"))
+PY
+n_ok=$(python3 -c 'import json,sys; print(sum(r["status"] == "ok" for r in json.load(open(sys.argv[1]))["results"]))' "$json")
+worst=$(python3 -c 'import json,sys; print([r["rung"] for r in json.load(open(sys.argv[1]))["results"] if r["status"] == "ok"][1])' "$json")
+expect "report: high CV on every ok rung: one stderr line naming the count, the worst and the fix" 0 \
+    "^Warning: timings vary on $n_ok of $n_ok rungs \(worst reduction:$worst: CV 26\.0%\): close other programs" -- \
+    "$bin" report "$tmp/warn.json"
+check "report: that is the only Warning line, and none on stdout" -- bash -c \
+    'test "$(grep -c Warning "$2")" = 1 && ! grep -q Warning "$1"' _ "$last_stdout" "$last_stderr"
+check "report: every warned row marked OK!, the legend under the table" -- bash -c \
+    'test "$(grep -Ec "^reduction:[^ ]+ +OK! " "$1")" = "$2" && grep -q "^!: warnings: high_cv on $2 rows " "$1"' \
+    _ "$last_stdout" "$n_ok"
+
+# --- table width: on a terminal narrower than the table the why column is left out (script(1) gives a
+# pseudo-terminal, $COLUMNS its width; the table without why is about 100 columns); into a pipe or a file the
+# table is whole
+why0=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["why"])' "$json")
+expect "report to a pipe: the why column kept" 0 "$(re_quote "$why0")" -- "$bin" report "$json"
+expect "report on a 120-column terminal: no why column" 0 "why column left out to fit 120 columns" -- \
+    env COLUMNS=120 script -qec "$bin report $json" /dev/null
+check "report on a 120-column terminal: the why text is gone, every table line fits" -- bash -c \
+    '! grep -qF "$2" "$1" && test "$(tr -d "\r" <"$1" | awk "/^(workload:rung|reduction:)/ && length > 120" | wc -l)" = 0' \
+    _ "$last_stdout" "$why0"
+expect "report on a 300-column terminal: the why column kept" 0 "$(re_quote "$why0")" -- \
+    env COLUMNS=300 script -qec "$bin report $json" /dev/null
 
 # --- --json -, --csv -, --quiet
 expect "--json - prints JSON on stdout" 0 '"schema_version"' -- "$bin" run reduction:naive "${tiny[@]}" --json -
 check "--json -: stdout is one valid JSON document" -- python3 -c '
 import json, sys; rep = json.load(open(sys.argv[1])); assert rep["results"][0]["rung"] == "naive"' "$last_stdout"
-expect "--csv - prints CSV on stdout" 0 "^(.*,)?workload,rung," -- "$bin" run reduction:naive "${tiny[@]}" --csv -
+expect "--csv - prints CSV on stdout" 0 "^workload,variant,rung,status," -- "$bin" run reduction:naive "${tiny[@]}" --csv -
 check "--csv -: header and one row" -- test "$(wc -l <"$last_stdout")" -eq 2
 expect "--quiet" 0 "" -- "$bin" run reduction:naive "${tiny[@]}" --quiet
 check "--quiet prints nothing on stdout" -- test ! -s "$last_stdout"

@@ -46,8 +46,18 @@ expect "quick read with every output option" 0 "" -- "$bin" peak --quick --only 
     --json "$tmp/q.json" --csv "$tmp/q.csv" --cache-dir "$cache" --device "${CLGAUGE_DEVICE:-0:0}"
 check "JSON names the quick run" -- grep -q '"quick":	true' "$tmp/q.json"
 check "JSON has the read row" -- grep -q '"test":	"read"' "$tmp/q.json"
-check "CSV header" -- grep -q '^device,driver,family,test,variant,value,unit,status' "$tmp/q.csv"
-check "CSV read row" -- grep -q ',bandwidth,read,float4,' "$tmp/q.csv"
+check "CSV header: the peak row's keys, no run metadata" -- \
+    grep -qx 'family,test,variant,value,unit,status,amount,t_min_s,runs,counts,reason' "$tmp/q.csv"
+check "CSV read row" -- grep -q '^bandwidth,read,float4,' "$tmp/q.csv"
+check "JSON: the shared metadata (schema_version 2, tool object) and device block" -- python3 -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))
+assert rep["schema_version"] == 2 and rep["kind"] == "peak", rep
+assert rep["tool"]["name"] == "clgauge" and rep["tool"]["version"], rep["tool"]
+assert rep["options"]["quick"] is True and rep["options"]["max_time_s"] > 0, rep["options"]
+assert isinstance(rep["device"]["fp16"], bool) and rep["device"]["driver_version"], rep["device"]
+assert all(r["status"] in ("ok", "unsupported", "zero_copy", "wrong_result", "cl_error") for r in rep["results"])
+' "$tmp/q.json"
 expect "table to stdout" 0 "^bandwidth +read +float4 +[0-9.]+ GB/s" -- "$bin" peak --quick --only read --max-time 0.01 \
     --no-cache
 expect "--quiet: no table" 0 "!GB/s" -- "$bin" peak --quick --only read --max-time 0.01 --quiet --no-cache

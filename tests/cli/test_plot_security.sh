@@ -48,7 +48,7 @@ payloads = [
     "`%s`" % touch + "A" * 1000,
 ]
 open(out + "/PWNED.gp", "w").write('system("%s")\n' % touch)
-keep = {("tool", "name"), ("results", "status"), ("results", "warnings")}  # checked by the loader: kept valid
+keep = {(None, "kind"), ("tool", "name"), ("results", "status"), ("results", "warnings")}  # checked by the loader: kept valid
 def hostile(node, p, key=None):
     if isinstance(node, dict):
         return {k: v if (key, k) in keep else hostile(v, p, k) for k, v in node.items()}

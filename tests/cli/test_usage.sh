@@ -14,7 +14,8 @@ expect "--help: overview lists devices" 0 "^  devices " -- "$bin" --help
 expect "--help: exit codes" 0 "5 file I/O" -- "$bin" --help
 expect "--version" 0 "^clgauge 0\.[0-9]+" -- "$bin" --version
 expect "-V" 0 "^clgauge 0\." -- "$bin" -V
-for opt in device size runs warmup seed json csv input output no-cache cache-dir kernel-dir mask-features quiet; do
+for opt in device size runs warmup seed json csv input output no-cache cache-dir kernel-dir mask-features quiet \
+    sigma pattern filter estimate check; do
     expect "run --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" run --help
 done
 expect "run -h" 0 "^Usage: clgauge run " -- "$bin" run -h
@@ -64,10 +65,28 @@ expect "--warmup x" 1 "--warmup .*'x'" -- "$bin" run reduction --warmup x
 expect "--seed -1" 1 "--seed .*'-1'" -- "$bin" run reduction --seed -1
 expect "--mask-features bogus" 1 "unknown feature 'bogus'" -- "$bin" run reduction --mask-features bogus
 expect "--mask-features names the features" 1 "images, fp64" -- "$bin" run reduction --mask-features fp64,bogus
-expect "--input without a picture workload" 1 "--input/--output apply to picture workloads" -- \
+expect "--input without a picture workload" 1 \
+    "^clgauge: error: --input applies to picture workloads \(filter3x3, blur\) only; add one to the run$" -- \
     "$bin" run reduction --input "$tmp/in.png"
-expect "--output without a picture workload" 1 "--input/--output" -- \
+expect "--output without a picture workload" 1 "--output applies to picture workloads \(filter3x3, blur\)" -- \
     "$bin" run reduction:naive --output "$tmp/out.png"
+check "--output without a picture workload: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
+# the workloads' own options (declared in their descriptors): refused without a workload taking them, naming it
+expect "--sigma without blur" 1 "^clgauge: error: --sigma applies to the blur workload only; add blur to the run$" -- \
+    "$bin" run reduction --sigma 2
+expect "--pattern without histogram" 1 \
+    "^clgauge: error: --pattern applies to the histogram workload only; add histogram to the run$" -- \
+    "$bin" run transpose:naive --pattern random
+expect "--estimate without blur" 1 \
+    "^clgauge: error: --estimate applies to workloads with a speed estimate \(blur\) only; add one to the run$" -- \
+    "$bin" run reduction --estimate
+expect "--pattern bogus names the values" 1 "unknown --pattern 'bogus' for histogram: use one of random\|allequal\|image" -- \
+    "$bin" run histogram --pattern bogus
+expect "--sigma 0 refused while parsing" 1 "--sigma expects a positive number, not '0'" -- "$bin" run blur --sigma 0
+expect "run --help: a workload's own option, prefixed by its workload" 0 "^      --sigma S +blur: the Gaussian's sigma" -- \
+    "$bin" run --help
+expect "run --help: a capability option, prefixed by its workloads" 0 "^      --input FILE.png +filter3x3, blur: filter" -- \
+    "$bin" run --help
 # Bigger than the device's max allocation: refused in setup, naming the limit (after device selection).
 expect "--size 2^40 too large" 1 "exceeds this device's limit of [0-9]+ floats" -- \
     "$bin" run reduction --size 2^40 --runs 1 --warmup 0
@@ -91,7 +110,8 @@ expect "devices: compute units" 0 "Compute units +[1-9]" -- "$bin" devices
 expect "devices --json" 0 "\"compute_units\"" -- "$bin" devices --json
 check "devices --json is valid JSON with compute_units and fp16" -- python3 -c '
 import json, sys
-devs = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[1]))
+devs = doc["devices"] if isinstance(doc, dict) else doc  # schema 2: {"kind": "devices", "devices": [...]}
 assert isinstance(devs, list) and devs, "want a non-empty array, got %r" % (devs,)
 for d in devs:
     for k in ("selector", "name", "platform", "compute_units", "fp16", "images", "fp64", "max_alloc_bytes"):

@@ -94,6 +94,7 @@ alloc_side() {
 import json, math, subprocess, sys
 try:
     d = json.loads(subprocess.run([sys.argv[1], "devices", "--json"], capture_output=True, text=True).stdout)
+    d = d["devices"] if isinstance(d, dict) else d  # schema 2: {"kind": "devices", "devices": [...]}
     side = math.isqrt(min(dev["max_alloc_bytes"] for dev in d) // 4) + 1
 except (ValueError, KeyError):
     sys.exit(1)

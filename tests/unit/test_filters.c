@@ -104,16 +104,17 @@ static void test_label(void **state)
     assert_true(sizeof buf <= sizeof((cg_result *)0)->variant); /* every label fits a row */
 }
 
-/* The default list of every workload that takes --filter parses: a broken one would fail every plain run. */
+/* The default list of every workload with a sweep (--filter) parses within its own largest side: a broken
+ * one would fail every plain run. */
 static void test_workload_defaults(void **state)
 {
     (void)state;
     for (size_t i = 0; i < cg_nworkloads; i++) {
-        const cg_workload *w = cg_workloads[i];
+        const cg_wopt *d = cg_workload_sweep(cg_workloads[i]);
         cg_filter_size f[CG_FILTERS_MAX];
         char err[256] = "";
-        if (w->filters && !cg_filters_parse(w->filters, f, err, sizeof err))
-            fail_msg("%s: default --filter '%s' refused: %s", w->name, w->filters, err);
+        if (d && !cg_filters_parse_max(d->dflt, d->max, f, err, sizeof err))
+            fail_msg("%s: default --%s '%s' refused: %s", cg_workloads[i]->name, d->name, d->dflt, err);
     }
 }
 
@@ -123,13 +124,13 @@ static void test_option(void **state)
     char *argv[] = {"clgauge", "run", "convolution", "--filter", "3,5x3"};
     cg_opts o;
     assert_int_equal(cg_opts_parse(5, argv, &o), CG_OK);
-    assert_string_equal(o.filter, "3,5x3");
+    assert_string_equal(cg_wopts_find(&o.wopts, "filter")->text, "3,5x3");
     char *eq[] = {"clgauge", "run", "convolution", "--filter=9"};
     assert_int_equal(cg_opts_parse(4, eq, &o), CG_OK);
-    assert_string_equal(o.filter, "9");
+    assert_string_equal(cg_wopts_find(&o.wopts, "filter")->text, "9");
     char *none[] = {"clgauge", "run", "all"};
     assert_int_equal(cg_opts_parse(3, none, &o), CG_OK);
-    assert_null(o.filter);
+    assert_null(cg_wopts_find(&o.wopts, "filter"));
     char *peak[] = {"clgauge", "peak", "--filter", "3"}; /* run only */
     assert_int_equal(cg_opts_parse(4, peak, &o), CG_E_USAGE);
 }

@@ -96,6 +96,10 @@ static void test_roundtrip(void **state)
     r.rows[0].warnings = CG_WARN_HIGH_CV | CG_WARN_ABOVE_ROOF;
     snprintf(r.rows[0].why, sizeof r.rows[0].why, "why, with \"quotes\" and \\ backslash");
     snprintf(r.rows[0].variant, sizeof r.rows[0].variant, "5x3"); /* the other rows have none: "" */
+    r.device.global_cache = 1ull << 50;
+    r.device.max_wg = 1024;
+    r.device.images = r.device.fp16_known = r.device.fp16 = true;
+    snprintf(r.device.driver, sizeof r.device.driver, "drv 1.2");
     path_in_tmp(path, sizeof path, "run.json");
     assert_int_equal(cg_report_json(&r, path), 0);
     assert_int_equal(cg_report_load(path, &back, err, sizeof err), 0);
@@ -104,6 +108,9 @@ static void test_roundtrip(void **state)
         assert_same_row(&r.rows[i], &back.rows[i]);
     assert_true(back.seed == r.seed); /* above 2^53, exact */
     assert_string_equal(back.device.name, r.device.name);
+    assert_string_equal(back.device.driver, "drv 1.2");
+    assert_true(back.device.global_cache == 1ull << 50 && back.device.max_wg == 1024);
+    assert_true(back.device.images && !back.device.fp64 && back.device.fp16_known && back.device.fp16);
     assert_true(isnan(back.mad_gflops));
     cg_report_fini(&r);
     cg_report_fini(&back);
@@ -133,7 +140,11 @@ static void test_bad_files(void **state)
     expect_bad("{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"", "not valid JSON");
     expect_bad("[1, 2]", "not a clgauge run");
     expect_bad("{\"schema_version\": 1, \"tool\": {\"name\": \"other\"}}", "not a clgauge run");
-    expect_bad("{\"schema_version\": 2, \"tool\": {\"name\": \"clgauge\"}}", "schema_version 2, but");
+    expect_bad("{\"schema_version\": 3, \"tool\": {\"name\": \"clgauge\"}}", "schema_version 3, but");
+    expect_bad(
+        "{\"schema_version\": 2, \"kind\": \"peak\", \"tool\": {\"name\": \"clgauge\"}, \"device\": {}, "
+        "\"results\": []}",
+        "a clgauge peak file, not a run");
     expect_bad("{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"}}",
                "without \"device\" or \"results\"");
     expect_bad("{\"schema_version\": 1, \"tool\": {\"name\": \"clgauge\"}, \"device\": {}, \"results\": []}",
@@ -159,6 +170,28 @@ static void test_no_variant(void **state)
     assert_string_equal(r.rows[0].variant, "");
     cg_report_fini(&r);
     unlink(path);
+}
+
+/* A schema_version 1 file (tests/data/run-v1.json, written by clgauge 0.1.0 before the keys were unified)
+ * still loads: the device keys of version 1 (global_mem, driver, version), build_ms read as seconds. */
+static void test_v1_file(void **state)
+{
+    (void)state;
+    char path[1024], err[256];
+    cg_report r;
+    const char *data = getenv("TESTDATA");
+    snprintf(path, sizeof path, "%s/run-v1.json", data ? data : "tests/data");
+    if (cg_report_load(path, &r, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.device.driver, "3.1+debian");
+    assert_non_null(strstr(r.device.version, "OpenCL 3.0 PoCL"));
+    assert_true(r.device.global_mem == 6805467136ull && r.device.max_alloc == 2147483648ull);
+    assert_true(r.device.local_mem == 2097152ull && r.device.compute_units == 2);
+    assert_false(r.device.fp16_known); /* version 1 had no fp16 */
+    assert_string_equal(r.rows[1].rung, "local");
+    assert_true(fabs(r.rows[0].build_s - 3.083142999559641e-3) < 1e-15); /* build_ms 3.083... */
+    assert_true(r.rows[1].t_median == 0.088775703);
+    cg_report_fini(&r);
 }
 
 /* Runs cg_compare on a and b into a string; returns the result, *text the output (free it). */
@@ -284,9 +317,10 @@ int main(void)
     snprintf(tmpdir, sizeof tmpdir, "/tmp/clgauge-test-load-XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_bad_files),
-        cmocka_unit_test(test_compare_rule), cmocka_unit_test(test_compare_devices),
-        cmocka_unit_test(test_no_variant),   cmocka_unit_test(test_compare_variants),
+        cmocka_unit_test(test_roundtrip),        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_compare_rule),     cmocka_unit_test(test_compare_devices),
+        cmocka_unit_test(test_no_variant),       cmocka_unit_test(test_v1_file),
+        cmocka_unit_test(test_compare_variants),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char path[128];

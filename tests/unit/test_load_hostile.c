@@ -125,8 +125,8 @@ static void test_schema_message(void **state)
     expect_err("schema_version 1.0000000000000002 is not a whole number", NULL);
     write_text("{\"schema_version\": 1.5, \"tool\": {\"name\": \"clgauge\"}}");
     expect_err("schema_version 1.5 is not a whole number", NULL);
-    write_text("{\"schema_version\": 2, \"tool\": {\"name\": \"clgauge\"}}");
-    expect_err("schema_version 2, but this clgauge reads schema_version 1", "(newer)", NULL);
+    write_text("{\"schema_version\": 3, \"tool\": {\"name\": \"clgauge\"}}");
+    expect_err("schema_version 3, but this clgauge reads schema_version 1 to 2", "(newer)", NULL);
 }
 
 static void test_not_a_file(void **state)

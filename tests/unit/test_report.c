@@ -1,7 +1,9 @@
 /* The report layer: JSON and CSV read back field by field, both following cg_result_fields (the CSV header
  * and the JSON keys are compared with the table), RFC 4180 quoting, null for non-finite numbers,
- * all-or-nothing files, the text table (FAILED, units, alignment, warnings with fixes), the groups of a
- * --filter sweep (variant in the table, JSON and CSV) and the schema doc naming every field. */
+ * all-or-nothing files, the text table (FAILED, units, alignment, "!" on rows with warnings, the why column
+ * left out on a narrow terminal), the warnings summary (one line per kind with its fix), the one status
+ * vocabulary, the device block (cg_device_fields), the narrow CSV column list, the groups of a --filter sweep
+ * (variant in the table, JSON and CSV) and the schema doc naming every field, device key and CSV column. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/peak_result.h"
 #include "report/report.h"
 
 #define WHY0     "one item per element, \"naive\", slow"
@@ -141,6 +144,16 @@ static void test_names(void **state)
     assert_string_equal(cg_rung_status_name(CG_RUNG_UNSUPPORTED), "unsupported");
     assert_string_equal(cg_rung_status_name(CG_RUNG_BUILD_FAILED), "build_failed");
     assert_string_equal(cg_rung_status_name(CG_RUNG_CL_ERROR), "cl_error");
+    /* one status vocabulary: run and peak words, each with the label the tables show */
+    assert_string_equal(cg_peak_status_name(CG_PEAK_FAILED), "cl_error");
+    assert_string_equal(cg_peak_status_name(CG_PEAK_WRONG), "wrong_result");
+    assert_string_equal(cg_status_label("wrong_result"), "FAILED");
+    assert_string_equal(cg_status_label("cl_error"), "CL-ERROR");
+    assert_null(cg_status_label("failed"));
+    for (int k = CG_RUNG_OK; k <= CG_RUNG_CL_ERROR; k++)
+        assert_non_null(cg_status_label(cg_rung_status_name((cg_rung_status)k)));
+    for (int k = CG_PEAK_OK; k <= CG_PEAK_FAILED; k++)
+        assert_non_null(cg_status_label(cg_peak_status_name((cg_peak_status)k)));
     assert_string_equal(cg_warning_name(CG_WARN_HIGH_CV), "high_cv");
     assert_string_equal(cg_warning_name(CG_WARN_TOO_SHORT), "too_short");
     assert_string_equal(cg_warning_name(CG_WARN_OUTLIERS), "outliers");
@@ -247,10 +260,21 @@ static void test_json_roundtrip(void **state)
     cJSON *top = cJSON_Parse(text);
     assert_non_null(top);
 
-    assert_int_equal((int)num_of(top, "schema_version"), CG_SCHEMA_VERSION);
+    assert_int_equal((int)num_of(top, "schema_version"), 2);
+    assert_string_equal(str_of(top, "kind"), "run");
     assert_string_equal(str_of(cJSON_GetObjectItemCaseSensitive(top, "tool"), "name"), "clgauge");
-    assert_string_equal(str_of(cJSON_GetObjectItemCaseSensitive(top, "device"), "name"), "cpu, \"fast\"");
-    assert_true(num_of(cJSON_GetObjectItemCaseSensitive(top, "device"), "global_mem") == 1099511627776.0);
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(top, "device");
+    assert_string_equal(str_of(dev, "name"), "cpu, \"fast\"");
+    assert_true(num_of(dev, "global_mem_bytes") == 1099511627776.0);
+    assert_string_equal(str_of(dev, "driver_version"), "6.0");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(dev, "fp16"))); /* not probed */
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(dev, "fp64")));
+    size_t k = 0; /* the device block is cg_device_fields, in order: the same keys as `devices --json` */
+    for (const cJSON *it = dev->child; it; it = it->next, k++) {
+        assert_true(k < cg_device_nfields);
+        assert_string_equal(it->string, cg_device_fields[k].key);
+    }
+    assert_int_equal(k, cg_device_nfields);
     assert_non_null(strstr(text, "\"seed\":\t18446744073709551557")); /* exact digits, not 1.8e19 */
     const cJSON *roof = cJSON_GetObjectItemCaseSensitive(top, "roofline");
     assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(roof, "mad_gflops")));
@@ -303,43 +327,48 @@ static void csv_parse(csv *t, const char *text)
 static void test_csv_roundtrip(void **state)
 {
     (void)state;
-    static const char *const run_cols[] = {"device",     "driver",       "seed",
-                                           "git_commit", "tool_version", "command_line"};
     cg_report r;
     char path[128];
     csv t;
     fill_report(&r);
+    snprintf(r.rows[0].variant, sizeof r.rows[0].variant, "a, \"b\""); /* RFC 4180 quoting */
     in_tmp(path, sizeof path, "report.csv");
     assert_int_equal(cg_report_csv(&r, path), 0);
     char *text = slurp(path);
     csv_parse(&t, text);
 
     assert_int_equal(t.nrec, 4);
-    assert_int_equal(t.ncell[0], 6 + cg_result_nfields);
-    for (size_t i = 0; i < 6; i++)
-        assert_string_equal(t.cell[0][i], run_cols[i]);
-    for (size_t k = 0; k < cg_result_nfields; k++) /* the header is the field table, in order */
-        assert_string_equal(t.cell[0][6 + k], cg_result_fields[k].name);
+    assert_int_equal(t.ncell[0], cg_csv_ncolumns);
+    assert_true(cg_csv_ncolumns <= 20);            /* narrow: the run's metadata is in the JSON only */
+    for (size_t c = 0; c < cg_csv_ncolumns; c++) { /* the header is the column list, each a field */
+        assert_string_equal(t.cell[0][c], cg_csv_columns[c]);
+        bool found = false;
+        for (size_t k = 0; k < cg_result_nfields; k++)
+            found = found || !strcmp(cg_result_fields[k].name, cg_csv_columns[c]);
+        if (!found) fail_msg("CSV column %s is not a field of cg_result_fields", cg_csv_columns[c]);
+    }
     for (size_t i = 1; i < t.nrec; i++)
         assert_int_equal(t.ncell[i], t.ncell[0]);
 
-    size_t why = 0, status = 0, mre = 0, warn = 0;
+    size_t variant = 0, status = 0, median = 0, warn = 0, speedup = 0;
     for (size_t k = 0; k < t.ncell[0]; k++) {
-        why = strcmp(t.cell[0][k], "why") ? why : k;
+        variant = strcmp(t.cell[0][k], "variant") ? variant : k;
         status = strcmp(t.cell[0][k], "status") ? status : k;
-        mre = strcmp(t.cell[0][k], "max_rel_err") ? mre : k;
+        median = strcmp(t.cell[0][k], "t_median_s") ? median : k;
         warn = strcmp(t.cell[0][k], "warnings") ? warn : k;
+        speedup = strcmp(t.cell[0][k], "speedup") ? speedup : k;
     }
-    assert_string_equal(t.cell[1][0], "cpu, \"fast\"");
-    assert_string_equal(t.cell[1][2], "18446744073709551557");
-    assert_string_equal(t.cell[1][why], WHY0);
-    assert_non_null(strstr(text, "\"one item per element, \"\"naive\"\", slow\""));
+    assert_null(strstr(text, "command_line"));
+    assert_null(strstr(text, "cpu, ")); /* the device name */
+    assert_string_equal(t.cell[1][0], "reduction");
+    assert_string_equal(t.cell[1][variant], "a, \"b\"");
+    assert_non_null(strstr(text, "\"a, \"\"b\"\"\""));
     assert_string_equal(t.cell[1][status], "ok");
     assert_string_equal(t.cell[2][status], "wrong_result");
     assert_string_equal(t.cell[3][status], "unsupported");
-    assert_string_equal(t.cell[2][mre], ""); /* NaN */
+    assert_string_equal(t.cell[1][median], "0.001234");
+    assert_string_equal(t.cell[2][speedup], "2.468");
     assert_string_equal(t.cell[1][warn], "high_cv;outliers");
-    assert_string_equal(t.cell[1][6 + 0], "reduction");
 
     free(t.buf);
     free(text);
@@ -410,8 +439,7 @@ static void test_text(void **state)
         "+-12.3",
         "filter3x3:u8-img unsupported: device lacks images",
         "reduction:local wrong_result: 3 mismatches, first at 17",
-        "Warning: reduction:naive: timings vary (CV 12.3%): close other programs using the device and check",
-        "Warning: reduction:naive: outliers among the runs (2 of 10 runs): ",
+        "\n!: warnings: high_cv on 1 row, outliers on 1 row (fixes: stderr; per row: the JSON)\n",
         "reduction: R: 4 B/elem read once",
         "copy 100 GB/s",
         WHY0,
@@ -426,7 +454,8 @@ static void test_text(void **state)
         lines[i] = strchr(lines[i - 1], '\n') + 1;
     }
     size_t col = (size_t)(strstr(lines[0], "status") - lines[0]);
-    assert_true(!strncmp(lines[1] + col, "OK ", 3));
+    assert_true(!strncmp(lines[1] + col, "OK! ", 4)); /* a row with warnings is marked */
+    assert_null(strstr(s, "Warning"));                /* the warnings go to stderr, one line per kind */
     assert_true(!strncmp(lines[2] + col, "FAILED ", 7));
     assert_true(!strncmp(lines[3] + col, "unsupported ", 12));
     assert_true(lines[3][col - 1] == ' ');
@@ -437,6 +466,87 @@ static void test_text(void **state)
     assert_null(strstr(l3, "/s"));
     assert_non_null(strstr(l3, "  -  "));
     free(s);
+    cg_report_fini(&r);
+}
+
+static char *warnings_of(const cg_report *r)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_non_null(f);
+    cg_report_warnings(r, f);
+    fclose(f);
+    return s;
+}
+
+/* One line per warning kind, naming the count, the worst row with its numbers, and the fix. */
+static void test_warnings_summary(void **state)
+{
+    (void)state;
+    cg_report r;
+    fill_report(&r);
+    char *s = warnings_of(&r);
+    assert_string_equal(
+        s, "Warning: timings vary on 1 of 2 rungs (at reduction:naive: CV 12.3%): close other "
+           "programs using the device and check its clocks (power and thermal state)\n"
+           "Warning: outliers among the runs on 1 of 2 rungs (at reduction:naive: 2 of 10 runs): "
+           "another program or a clock change interfered; close other programs, check the "
+           "device's clocks and rerun\n");
+    free(s);
+    for (int i = 0; i < 30; i++) { /* 30 more rows with a high CV: still one line, naming the worst */
+        cg_result *row = cg_report_add(&r);
+        assert_non_null(row);
+        snprintf(row->workload, sizeof row->workload, "transpose");
+        snprintf(row->rung, sizeof row->rung, "r%d", i);
+        row->status = CG_RUNG_OK;
+        row->runs = 5;
+        row->t_median = 1e-3;
+        row->t_cv = i == 17 ? 0.259 : 0.06;
+        row->warnings = CG_WARN_HIGH_CV;
+    }
+    s = warnings_of(&r);
+    size_t lines = 0;
+    for (const char *p = s; (p = strchr(p, '\n')); p++)
+        lines++;
+    assert_int_equal(lines, 2);
+    assert_non_null(
+        strstr(s, "Warning: timings vary on 31 of 32 rungs (worst transpose:r17: CV 25.9%): close"));
+    free(s);
+    cg_report_fini(&r);
+    cg_report_init(&r);
+    s = warnings_of(&r);
+    assert_string_equal(s, ""); /* no warning, no line */
+    free(s);
+    cg_report_fini(&r);
+}
+
+/* A terminal narrower than the table: the why column is left out (and said so); 0 keeps it. */
+static void test_text_narrow(void **state)
+{
+    (void)state;
+    cg_report r;
+    fill_report(&r);
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_non_null(f);
+    cg_report_text_fit(&r, f, 100);
+    fclose(f);
+    assert_null(strstr(s, WHY0));
+    assert_null(strstr(s, "  why\n"));
+    assert_non_null(strstr(s, "(why column left out to fit 100 columns: `clgauge list` shows it)"));
+    assert_non_null(strstr(s, "reduction:naive"));
+    for (const char *line = s; *line && strncmp(line, "!:", 2); line = strchr(line, '\n') + 1)
+        assert_true(strchr(line, '\n') - line <= 100); /* every line of the table fits */
+    free(s);
+    f = open_memstream(&s, &n);
+    cg_report_text_fit(&r, f, 0);
+    fclose(f);
+    assert_non_null(strstr(s, WHY0));
+    assert_null(strstr(s, "left out"));
+    free(s);
+    assert_int_equal(cg_report_text_columns(stdin) >= 0, 1);
     cg_report_fini(&r);
 }
 
@@ -523,6 +633,24 @@ static void test_doc_lists_fields(void **state)
         snprintf(key, sizeof key, "| `%s` |", cg_result_fields[k].name);
         if (!strstr(doc, key)) fail_msg("docs/report-schema.md lacks a row for %s", cg_result_fields[k].name);
     }
+    for (size_t k = 0; k < cg_device_nfields; k++) {
+        snprintf(key, sizeof key, "| `%s` |", cg_device_fields[k].key);
+        if (!strstr(doc, key))
+            fail_msg("docs/report-schema.md lacks a row for device.%s", cg_device_fields[k].key);
+    }
+    for (size_t k = 0; k < cg_peak_nfields; k++) {
+        snprintf(key, sizeof key, "| `%s` |", cg_peak_fields[k].name);
+        if (!strstr(doc, key))
+            fail_msg("docs/report-schema.md lacks a row for peak's %s", cg_peak_fields[k].name);
+    }
+    /* the CSV columns, listed in order on one line */
+    char cols[1024] = "`";
+    for (size_t c = 0; c < cg_csv_ncolumns; c++) {
+        size_t len = strlen(cols);
+        snprintf(cols + len, sizeof cols - len, "%s%s", cg_csv_columns[c],
+                 c + 1 < cg_csv_ncolumns ? "," : "`");
+    }
+    if (!strstr(doc, cols)) fail_msg("docs/report-schema.md lacks the CSV header %s", cols);
     free(doc);
 }
 
@@ -536,6 +664,8 @@ int main(void)
         cmocka_unit_test(test_csv_roundtrip),
         cmocka_unit_test(test_unwritable),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_warnings_summary),
+        cmocka_unit_test(test_text_narrow),
         cmocka_unit_test(test_variant),
         cmocka_unit_test(test_doc_lists_fields),
     };

@@ -58,56 +58,39 @@ static const struct {
 
 /* ---- setup ------------------------------------------------------------------------------------------ */
 
-static cg_status check_size(const cg_device *d, size_t w, size_t h)
-{
-    cg_status st = CG_OK;
-    char need[32], have[32];
-    CG_FAIL_IF(w == 0 || h == 0 || w > INT_MAX / h, CG_E_USAGE,
-               "blur: %zux%zu is not 1 to 2^31-1 pixels (the kernels index with int): use a smaller --size",
-               w, h);
-    double bytes = (double)w * h * sizeof(float);
-    cg_format_bytes(bytes, need, sizeof need);
-    cg_format_bytes((double)d->max_alloc, have, sizeof have);
-    CG_FAIL_IF(
-        bytes > (double)d->max_alloc, CG_E_USAGE,
-        "blur: a %zux%zu float picture needs a %s buffer, above this device's largest allocation (%s): "
-        "use a smaller --size",
-        w, h, need, have);
-    cg_format_bytes((double)d->global_mem, have, sizeof have);
-    CG_FAIL_IF(4 * bytes > (double)d->global_mem, CG_E_USAGE,
-               "blur: four %s buffers (input, output, two temporaries) do not fit in this device's %s: use a "
-               "smaller --size",
-               need, have);
-out:
-    return st;
-}
+/* The picture: --input's size, else WxH from --size (N: NxN), else the default per device type; four float
+ * buffers of it (input, output, two temporaries) in global memory; the kernels index with int. */
+static const cg_size_rule size_rule = {
+    .workload = "blur",
+    .unit = "pixels",
+    .dims = 2,
+    .dflt_gpu = BLUR_DEFAULT_GPU,
+    .dflt_other = BLUR_DEFAULT_OTHER,
+    .dflt_floor = 256,
+    .elem_bytes = sizeof(float),
+    .buffers = 4,
+    .max_count = INT_MAX,
+    .picture = true,
+};
 
+/* --sigma (range-checked in pick_sigma, so that validate refuses it before any device work). */
+static const cg_wopt wopts[] = {
+    {"sigma", "S", "the Gaussian's sigma in pixels, 0.5 to 32 (default 5: 31 taps)", CG_WOPT_NUMBER, NULL,
+     "5", 0},
+};
+
+/* The size, then with --input the picture itself (its size checked again: the file may have changed). */
 static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, blur_state *s)
 {
-    if (o->input) {
-        if (o->size.dims) {
-            CG_ERROR("blur: --input %s and --size both given: the picture sets the size; drop --size",
-                     o->input);
-            return CG_E_USAGE;
-        }
-        cg_status st = cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
-        return st == CG_OK ? check_size(ctx->dev, s->w, s->h) : st;
-    }
-    if (o->size.dims == 0)
-        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? BLUR_DEFAULT_GPU : BLUR_DEFAULT_OTHER;
-    else if (o->size.w > INT_MAX || o->size.h > INT_MAX) {
-        CG_ERROR("blur: --size must be at most 2^31-1 pixels each way, e.g. 4096x4096");
-        return CG_E_USAGE;
-    } else {
-        s->w = (size_t)o->size.w;
-        s->h = o->size.dims == 1 ? (size_t)o->size.n : (size_t)o->size.h;
-    }
-    return check_size(ctx->dev, s->w, s->h);
+    cg_status st = cg_size_pick(ctx, &size_rule, o, &s->w, &s->h);
+    if (st != CG_OK || !o->input) return st;
+    st = cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
+    return st == CG_OK ? cg_size_check(ctx, &size_rule, s->w, s->h) : st;
 }
 
 static cg_status pick_sigma(const cg_run_opts *o, blur_state *s)
 {
-    s->sigma = o->sigma > 0 ? o->sigma : BLUR_DEFAULT_SIGMA;
+    s->sigma = cg_wopts_number(o->wopts, "sigma", BLUR_DEFAULT_SIGMA);
     if (!(s->sigma >= BLUR_MIN_SIGMA && s->sigma <= BLUR_MAX_SIGMA)) {
         CG_ERROR(
             "blur: --sigma %g is out of range: use %g to %g (the recursive filter's formulas start at %g; "
@@ -125,10 +108,7 @@ static cg_status blur_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     blur_state s = {0};
     cg_status st = pick_sigma(o, &s);
-    if (st != CG_OK) return st;
-    if (!o->input || o->size.dims) return pick_size(ctx, o, &s); /* no picture is read here */
-    st = cg_png_read_size(o->input, &s.w, &s.h);
-    return st == CG_OK ? check_size(ctx->dev, s.w, s.h) : st;
+    return st == CG_OK ? cg_size_pick(ctx, &size_rule, o, &s.w, &s.h) : st; /* the header only */
 }
 
 static void blur_teardown(void *state)
@@ -368,5 +348,6 @@ const cg_workload cg_workload_blur = {
     .save_output = blur_save_output,
     .estimate = blur_estimate,
     .validate = blur_validate,
-    .takes_sigma = true,
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
 };

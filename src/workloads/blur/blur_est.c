@@ -7,7 +7,7 @@
 
 size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max)
 {
-    double sigma = o->sigma > 0 ? o->sigma : BLUR_DEFAULT_SIGMA;
+    double sigma = cg_wopts_number(o->wopts, "sigma", BLUR_DEFAULT_SIGMA);
     double t = 2.0 * blur_radius(sigma) + 1.0;
     const cg_estimate all[] = {
         /* algorithm, accesses/px, MADs/px, rungs */

@@ -105,10 +105,34 @@ static void input_shape(conv_state *s)
     s->rows = div_up(s->h, ch) * ch + (size_t)s->fh;
 }
 
+/* The output WxH from --size (N: NxN), else the default per device type; input and output in global memory
+ * (check_fit then checks the padded input). */
+static const cg_size_rule size_rule = {
+    .workload = "convolution",
+    .unit = "pixels",
+    .dims = 2,
+    .dflt_gpu = CONV_DEFAULT_GPU,
+    .dflt_other = CONV_DEFAULT_OTHER,
+    .dflt_floor = 256,
+    .elem_bytes = sizeof(float),
+    .buffers = 2,
+    .max_count = INT_MAX,
+    .max_side = INT_MAX / 2,
+};
+
+/* --filter: the CLI parses the list (each side 1 to max), runs the ladder once per size and hands setup one.
+ */
+static const cg_wopt wopts[] = {
+    {"filter", "LIST",
+     "filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)",
+     CG_WOPT_EXTENTS, NULL, "32", CONV_MAX_FILTER},
+};
+
 static cg_status pick_filter(const cg_run_opts *o, conv_state *s)
 {
-    s->fw = o->filter_w > 0 ? o->filter_w : CONV_MAX_FILTER;
-    s->fh = o->filter_h > 0 ? o->filter_h : CONV_MAX_FILTER;
+    const cg_wopt_value *f = cg_wopts_find(o->wopts, "filter"); /* one size of the CLI's sweep */
+    s->fw = f ? f->w : CONV_MAX_FILTER;
+    s->fh = f ? f->h : CONV_MAX_FILTER;
     if (s->fw > CONV_MAX_FILTER || s->fh > CONV_MAX_FILTER) {
         CG_ERROR(
             "convolution: a %dx%d filter is above the largest the kernels take (%dx%d): use --filter 1 to "
@@ -129,22 +153,7 @@ static cg_status pick_filter(const cg_run_opts *o, conv_state *s)
 
 static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, conv_state *s)
 {
-    if (o->size.dims == 0)
-        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? CONV_DEFAULT_GPU : CONV_DEFAULT_OTHER;
-    else if (o->size.dims == 2 ? o->size.w > INT_MAX / 2 || o->size.h > INT_MAX / 2
-                               : o->size.n > INT_MAX / 2) {
-        CG_ERROR("convolution: --size must be at most 2^30 pixels each way, e.g. 8192x8192");
-        return CG_E_USAGE;
-    } else {
-        s->w = (size_t)o->size.w;
-        s->h = o->size.dims == 1 ? (size_t)o->size.n : (size_t)o->size.h;
-        if (o->size.dims == 1) s->w = s->h;
-    }
-    if (s->w == 0 || s->h == 0) {
-        CG_ERROR("convolution: --size must be at least 1x1");
-        return CG_E_USAGE;
-    }
-    return CG_OK;
+    return cg_size_pick(ctx, &size_rule, o, &s->w, &s->h);
 }
 
 /* The refusal of a size, or CG_OK: the kernels index with int, the input is one buffer, and input and output
@@ -279,8 +288,7 @@ static cg_status conv_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     conv_state *s = calloc(1, sizeof *s);
     CG_FAIL_IF(!s, CG_E_RUNTIME, "convolution: out of host memory");
     if (o->input || o->output)
-        CG_WARN("convolution: --input/--output are for the filter3x3 and blur workloads; convolution ignores "
-                "them");
+        CG_WARN("convolution: --input/--output are for picture workloads; convolution ignores them");
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
     s->exact = o->check_exact;
     if ((st = pick_size(ctx, o, s)) != CG_OK || (st = pick_filter(o, s)) != CG_OK) goto out;
@@ -406,8 +414,8 @@ const cg_workload cg_workload_convolution = {
                  "(W+FW-1)x(H+FH-1)",
     .cl_file = "convolution.cl",
     .takes_images_io = false,
-    .filters = "32",
-    .filter_max = CONV_MAX_FILTER,
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = NRUNGS,
     .setup = conv_setup,

@@ -114,70 +114,38 @@ static void reference_f32(const float *in, float *out, size_t w, size_t h)
 
 /* ---- setup ------------------------------------------------------------------------------------------ */
 
-/* Checks w x h against the index range of the kernels, the largest buffer and (when images are used) the
- * largest 2D image; one CG_E_USAGE line naming the limit and the fix. */
-static cg_status check_size(const cg_ctx *ctx, size_t w, size_t h)
-{
-    cg_status st = CG_OK;
-    char need[32], have[32];
-    CG_FAIL_IF(w > INT_MAX / h, CG_E_USAGE,
-               "filter3x3: %zux%zu is %zu pixels, above the 2^31-1 the kernels index: use a smaller --size",
-               w, h, w * h);
-    cg_format_bytes((double)w * h * sizeof(float), need, sizeof need);
-    cg_format_bytes((double)ctx->dev->max_alloc, have, sizeof have);
-    CG_FAIL_IF(
-        w * h * sizeof(float) > ctx->dev->max_alloc, CG_E_USAGE,
-        "filter3x3: %zux%zu floats need a %s buffer, above this device's largest allocation (%s): use a "
-        "smaller --size",
-        w, h, need, have);
-    if (ctx->features & CG_FEAT_IMAGES) {
-        size_t mw = 0, mh = 0;
-        CG_TRY(clGetDeviceInfo(ctx->dev->id, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof mw, &mw, NULL));
-        CG_TRY(clGetDeviceInfo(ctx->dev->id, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof mh, &mh, NULL));
-        CG_FAIL_IF(
-            w > mw || h > mh, CG_E_USAGE,
-            "filter3x3: %zux%zu is larger than this device's largest 2D image (%zux%zu): use a smaller "
-            "--size, or --mask-features images to skip the image rungs",
-            w, h, mw, mh);
-    }
-out:
-    return st;
-}
+/* The picture: --input's size, else WxH from --size (N: NxN), else the default per device type. Float and u8
+ * buffers in and out plus a u8 and a float image, about 15 B per pixel: counted as four float buffers of
+ * global memory; within the largest 2D image when the image rungs run; the kernels index with int. */
+static const cg_size_rule size_rule = {
+    .workload = "filter3x3",
+    .unit = "pixels",
+    .dims = 2,
+    .dflt_gpu = 4096,
+    .dflt_other = 2048,
+    .dflt_floor = 256,
+    .elem_bytes = sizeof(float),
+    .buffers = 4,
+    .max_count = INT_MAX,
+    .image2d = true,
+    .picture = true,
+};
 
-/* The picture size from --size (default per device type), or the PNG's size with --input. */
+/* The size, then with --input the picture itself (its size checked again: the file may have changed). */
 static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, f3_state *s)
 {
-    if (o->input) {
-        if (o->size.dims) {
-            CG_ERROR("filter3x3: --input %s and --size both given: the picture sets the size; drop --size",
-                     o->input);
-            return CG_E_USAGE;
-        }
-        return cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
-    }
-    if (o->size.dims == 0)
-        s->w = s->h = (ctx->dev->type & CL_DEVICE_TYPE_GPU) ? 4096 : 2048;
-    else if (o->size.dims == 1)
-        s->w = s->h = (size_t)o->size.n;
-    else {
-        s->w = (size_t)o->size.w;
-        s->h = (size_t)o->size.h;
-    }
-    if (s->w == 0 || s->h == 0 || s->w > INT_MAX || s->h > INT_MAX) {
-        CG_ERROR("filter3x3: --size must be 1 to 2^31-1 pixels each way, e.g. 4096x4096");
-        return CG_E_USAGE;
-    }
-    return CG_OK;
+    cg_status st = cg_size_pick(ctx, &size_rule, o, &s->w, &s->h);
+    if (st != CG_OK || !o->input) return st;
+    st = cg_png_read_grey(o->input, &s->in8, &s->w, &s->h);
+    return st == CG_OK ? cg_size_check(ctx, &size_rule, s->w, s->h) : st;
 }
 
 /* The size checks of setup, before any device work (cg_workload.validate): with --input only the picture's
  * header is read. */
 static cg_status f3_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
-    f3_state s = {0};
-    cg_status st =
-        (o->input && !o->size.dims) ? cg_png_read_size(o->input, &s.w, &s.h) : pick_size(ctx, o, &s);
-    return st == CG_OK ? check_size(ctx, s.w, s.h) : st;
+    size_t w, h;
+    return cg_size_pick(ctx, &size_rule, o, &w, &h);
 }
 
 /* Host inputs, outputs and references. */
@@ -273,7 +241,6 @@ static cg_status f3_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     }
     s->exact = o->check_exact;
     cg_status st = pick_size(ctx, o, s);
-    if (st == CG_OK) st = check_size(ctx, s->w, s->h);
     if (st == CG_OK) {
         s->n = s->w * s->h;
         st = make_host_data(o, s);

@@ -90,40 +90,49 @@ static int find_pattern(const char *name)
     return -1;
 }
 
-/* Picks N: --size, or the default for the device type capped by max_alloc and half the global memory. */
-static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n)
+/* N: --size, or the default for the device type halved until it fits one allocation and half the global
+ * memory. */
+static const cg_size_rule size_rule = {
+    .workload = "histogram",
+    .unit = "bytes",
+    .dims = 1,
+    .dflt_gpu = HIST_DEFAULT_GPU,
+    .dflt_other = HIST_DEFAULT_OTHER,
+    .dflt_floor = 1024,
+    .elem_bytes = 1,
+    .buffers = 1,
+    .max_count = HIST_MAX_N,
+};
+
+/* --pattern: the input bytes (its values are checked by the CLI before any device work, and again here). */
+static const cg_wopt wopts[] = {
+    {"pattern", "P", "the input bytes, random (default), allequal (worst-case contention) or image",
+     CG_WOPT_WORD, "random|allequal|image", "random", 0},
+};
+
+static const char *pattern_arg(const cg_run_opts *o)
 {
-    if (o->size.dims == 2) {
-        CG_ERROR("histogram takes a count of bytes, not a 2D size: use e.g. --size 16M");
-        return CG_E_USAGE;
-    }
-    if (o->size.dims == 1) {
-        *n = o->size.n;
-        uint64_t most = d->max_alloc < HIST_MAX_N ? d->max_alloc : HIST_MAX_N;
-        if (*n > most) {
-            CG_ERROR("--size %llu bytes exceeds this device's limit of %llu bytes (max allocation %llu "
-                     "bytes): use --size <= %llu",
-                     (unsigned long long)*n, (unsigned long long)most, (unsigned long long)d->max_alloc,
-                     (unsigned long long)most);
-            return CG_E_USAGE;
-        }
-        return CG_OK;
-    }
-    *n = (d->type & CL_DEVICE_TYPE_GPU) ? HIST_DEFAULT_GPU : HIST_DEFAULT_OTHER;
-    while (*n > 1024 && (*n > d->max_alloc || *n > d->global_mem / 2))
-        *n /= 2;
-    return CG_OK;
+    const cg_wopt_value *v = cg_wopts_find(o->wopts, "pattern");
+    return v ? v->text : NULL;
+}
+
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, uint64_t *n)
+{
+    size_t w, h;
+    cg_status st = cg_size_pick(ctx, &size_rule, o, &w, &h);
+    *n = w;
+    return st;
 }
 
 /* The --pattern and size checks of setup, before any device work (cg_workload.validate). */
 static cg_status hist_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     uint64_t n;
-    if (find_pattern(o->pattern) < 0) {
-        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", o->pattern);
+    if (find_pattern(pattern_arg(o)) < 0) {
+        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", pattern_arg(o));
         return CG_E_USAGE;
     }
-    return pick_size(ctx->dev, o, &n);
+    return pick_size(ctx, o, &n);
 }
 
 static void describe_size(const hist_state *s, char *buf, size_t len)
@@ -218,13 +227,13 @@ static cg_status hist_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     CG_FAIL_IF(!s, CG_E_RUNTIME, "histogram: out of host memory");
     s->cus = ctx->dev->compute_units;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
-    s->pattern = find_pattern(o->pattern);
+    s->pattern = find_pattern(pattern_arg(o));
     if (s->pattern < 0) {
-        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", o->pattern);
+        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", pattern_arg(o));
         st = CG_E_USAGE;
         goto out;
     }
-    if ((st = pick_size(ctx->dev, o, &s->n)) != CG_OK) goto out;
+    if ((st = pick_size(ctx, o, &s->n)) != CG_OK) goto out;
     s->exact = o->check_exact && s->pattern == PAT_RANDOM;
     describe_size(s, size_desc, len);
     if ((st = make_input(ctx, o, s)) != CG_OK) goto out;
@@ -331,7 +340,8 @@ const cg_workload cg_workload_histogram = {
     .size_help = "N bytes (2^28, 256M, 1000003); default 2^28 on GPUs, 2^24 elsewhere",
     .cl_file = "histogram.cl",
     .takes_images_io = false,
-    .patterns = "random|allequal|image",
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
     .setup = hist_setup,

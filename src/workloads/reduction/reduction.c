@@ -153,8 +153,22 @@ static double kahan_sum(const float *x, size_t n)
     return sum;
 }
 
-/* Picks N: --size, or the default for the device type capped by max_alloc and half the global memory. */
-static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n)
+/* N: --size, or the default for the device type halved until it fits one allocation and half the global
+ * memory. */
+static const cg_size_rule size_rule = {
+    .workload = "reduction",
+    .unit = "floats",
+    .dims = 1,
+    .dflt_gpu = RED_DEFAULT_GPU,
+    .dflt_other = RED_DEFAULT_OTHER,
+    .dflt_floor = 1024,
+    .elem_bytes = sizeof(float),
+    .buffers = 1,
+    .max_count = RED_MAX_N,
+};
+
+/* N from the size rule; --check exact caps it at RED_EXACT_MAX_N (refusing a larger --size). */
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, uint64_t *n)
 {
     if (o->check_exact && o->size.dims == 1 && o->size.n > RED_EXACT_MAX_N) {
         CG_ERROR(
@@ -162,36 +176,18 @@ static cg_status pick_size(const cg_device *d, const cg_run_opts *o, uint64_t *n
             "use --size <= 8M or --check random");
         return CG_E_USAGE;
     }
-    if (o->size.dims == 2) {
-        CG_ERROR("reduction takes a count, not a 2D size: use e.g. --size 16M");
-        return CG_E_USAGE;
-    }
-    if (o->size.dims == 1) {
-        *n = o->size.n;
-        uint64_t most = d->max_alloc / sizeof(float);
-        most = most < RED_MAX_N ? most : RED_MAX_N;
-        if (*n > most) {
-            CG_ERROR(
-                "--size %llu floats exceeds this device's limit of %llu floats (max allocation %llu bytes): "
-                "use --size <= %llu",
-                (unsigned long long)*n, (unsigned long long)most, (unsigned long long)d->max_alloc,
-                (unsigned long long)most);
-            return CG_E_USAGE;
-        }
-        return CG_OK;
-    }
-    *n = (d->type & CL_DEVICE_TYPE_GPU) ? RED_DEFAULT_GPU : RED_DEFAULT_OTHER;
+    size_t w, h;
+    cg_status st = cg_size_pick(ctx, &size_rule, o, &w, &h);
+    *n = w;
     if (o->check_exact && *n > RED_EXACT_MAX_N) *n = RED_EXACT_MAX_N;
-    while (*n > 1024 && (*n * sizeof(float) > d->max_alloc || *n * sizeof(float) > d->global_mem / 2))
-        *n /= 2;
-    return CG_OK;
+    return st;
 }
 
 /* The size check of setup, before any device work (cg_workload.validate). */
 static cg_status red_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     uint64_t n;
-    return pick_size(ctx->dev, o, &n);
+    return pick_size(ctx, o, &n);
 }
 
 static void describe_size(uint64_t n, char *buf, size_t len)
@@ -247,7 +243,7 @@ static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
     CG_FAIL_IF(!s, CG_E_RUNTIME, "reduction: out of host memory");
     s->cus = ctx->dev->compute_units;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
-    st = pick_size(ctx->dev, o, &s->n);
+    st = pick_size(ctx, o, &s->n);
     if (st != CG_OK) goto out;
     describe_size(s->n, size_desc, len);
     for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {

@@ -57,61 +57,30 @@ typedef struct tr_rung {
 
 /* ---- setup ------------------------------------------------------------------------------------------ */
 
-/* The refusal of a size, or CG_OK: the kernels index with int, each matrix is one buffer, and both must fit
- * in global memory together. */
-static cg_status check_size(const cg_device *d, size_t w, size_t h)
-{
-    cg_status st = CG_OK;
-    char need[32], have[32];
-    CG_FAIL_IF(w == 0 || h == 0 || w > INT_MAX / h, CG_E_USAGE,
-               "transpose: %zux%zu is not 1 to 2^31-1 elements (the kernels index with int): use a smaller "
-               "--size",
-               w, h);
-    double bytes = (double)w * h * sizeof(float);
-    cg_format_bytes(bytes, need, sizeof need);
-    cg_format_bytes((double)d->max_alloc, have, sizeof have);
-    CG_FAIL_IF(bytes > (double)d->max_alloc, CG_E_USAGE,
-               "transpose: a %zux%zu float matrix needs a %s buffer, above this device's largest allocation "
-               "(%s): use a smaller --size",
-               w, h, need, have);
-    cg_format_bytes((double)d->global_mem, have, sizeof have);
-    CG_FAIL_IF(
-        2 * bytes > (double)d->global_mem, CG_E_USAGE,
-        "transpose: input and output of %s each do not fit in this device's %s of global memory: use a "
-        "smaller --size",
-        need, have);
-out:
-    return st;
-}
-
 /* WxH from --size (N: NxN); by default 16384x16384 on GPUs (2048x2048 elsewhere), halved until both matrices
- * fit in one allocation each and together in half the global memory. */
-static cg_status pick_size(const cg_device *d, const cg_run_opts *o, tr_state *s)
+ * fit in one allocation each and together in half the global memory. The kernels index with int. */
+static const cg_size_rule size_rule = {
+    .workload = "transpose",
+    .unit = "elements",
+    .dims = 2,
+    .dflt_gpu = TR_DEFAULT_GPU,
+    .dflt_other = TR_DEFAULT_OTHER,
+    .dflt_floor = 256,
+    .elem_bytes = sizeof(float),
+    .buffers = 2,
+    .max_count = INT_MAX,
+};
+
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, tr_state *s)
 {
-    if (o->size.dims == 1) {
-        s->w = s->h = (size_t)o->size.n;
-    } else if (o->size.dims == 2) {
-        s->w = (size_t)o->size.w;
-        s->h = (size_t)o->size.h;
-    } else {
-        size_t e = (d->type & CL_DEVICE_TYPE_GPU) ? TR_DEFAULT_GPU : TR_DEFAULT_OTHER;
-        while (e > 256 &&
-               ((double)e * e * 4 > (double)d->max_alloc || (double)e * e * 8 > d->global_mem / 2.0))
-            e /= 2;
-        s->w = s->h = e;
-    }
-    if (o->size.dims && (o->size.w > INT_MAX || o->size.h > INT_MAX)) {
-        CG_ERROR("transpose: --size must be at most 2^31-1 each way, e.g. 16384x16384");
-        return CG_E_USAGE;
-    }
-    return check_size(d, s->w, s->h);
+    return cg_size_pick(ctx, &size_rule, o, &s->w, &s->h);
 }
 
 /* The size check of setup, before any device work (cg_workload.validate). */
 static cg_status tr_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     tr_state s = {0};
-    return pick_size(ctx->dev, o, &s);
+    return pick_size(ctx, o, &s);
 }
 
 /* The reference, by 32x32 blocks so that both matrices are walked cache-friendly. */
@@ -168,7 +137,7 @@ static cg_status tr_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     CG_FAIL_IF(!s, CG_E_RUNTIME, "transpose: out of host memory");
     if (o->input || o->output)
         CG_WARN("transpose: --input/--output are for picture workloads; transpose ignores them");
-    st = pick_size(ctx->dev, o, s);
+    st = pick_size(ctx, o, s);
     if (st != CG_OK) goto out;
     s->n = s->w * s->h;
     st = make_data(ctx, o, s);

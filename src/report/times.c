@@ -1,0 +1,53 @@
+/* Raw per-run times in and out of the JSON files: an array written, and read back with its checks. */
+#include "report/times.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The fewest significant digits (up to 17) that read back as the same double: the parser gives back the
+ * exact time (cJSON's own printer may round the last bit). */
+static void shortest(char *buf, size_t n, double v)
+{
+    for (int digits = 6; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) return;
+    }
+}
+
+bool cg_times_to_json(cJSON *o, const char *key, const cg_times *t)
+{
+    char buf[32];
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+    if (!a) return false;
+    for (size_t i = 0; i < t->n; i++) {
+        shortest(buf, sizeof buf, t->s[i]);
+        cJSON *v = isfinite(t->s[i]) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
+        if (!v || !cJSON_AddItemToArray(a, v)) {
+            cJSON_Delete(v);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cg_times_from_json(const cJSON *v, double max_s, cg_times *t)
+{
+    int n = cJSON_GetArraySize(v);
+    if (!cJSON_IsArray(v) || n < 0 || (unsigned)n > CG_TIMES_MAX) return false;
+    double *s = n ? malloc((size_t)n * sizeof *s) : NULL;
+    if (n && !s) return false;
+    size_t i = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, v)
+    {
+        double d = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+        if (!(isfinite(d) && d > 0 && d <= max_s)) {
+            free(s);
+            return false;
+        }
+        s[i++] = d;
+    }
+    *t = (cg_times){s, i};
+    return true;
+}
