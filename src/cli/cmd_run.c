@@ -23,9 +23,29 @@
 #include "report/report.h"
 #include "workloads/registry.h"
 
+/* The progress line on a terminal: the rung's place in the whole run and in its ladder, the time so far and a
+ * rough ETA (the mean time of the rungs done so far, times the rungs left). */
+typedef struct run_progress {
+    size_t done, total;
+    struct timespec t0;
+} run_progress;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
 static void progress(const char *workload, const char *rung, size_t i, size_t n, void *user)
 {
-    if (user) fprintf(stderr, "\r\033[K[%zu/%zu] %s:%s ...", i, n, workload, rung);
+    run_progress *p = user;
+    if (!p) return;
+    double el = since(&p->t0);
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s:%s (%zu/%zu of the ladder), %.0f s", ++p->done, p->total, workload,
+            rung, i, n, el);
+    if (p->done > 1 && p->done <= p->total)
+        fprintf(stderr, ", about %.0f s left", el / (double)(p->done - 1) * (double)(p->total - p->done + 1));
 }
 
 static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
@@ -263,18 +283,17 @@ static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targ
  * a sweep. Stops at a status the next item would repeat (setup refused the options or a file) and returns
  * that status then, so that the caller stops as well. */
 static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, const bool *selected,
-                           const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep)
+                           const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep, run_progress *prog)
 {
     cg_filter_size items[CG_FILTERS_MAX];
     size_t n = sweep_items(o, w, items);
     cg_status st = n ? CG_OK : CG_E_RUNTIME;
-    bool tty = !o->quiet && isatty(STDERR_FILENO);
     for (size_t k = 0; k < n; k++) {
         char label[CG_VARIANT_LEN];
         cg_wopts store;
         cg_run_opts one;
         sweep_one(w, ro, &items[k], &store, label, &one);
-        cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, tty ? rep : NULL);
+        cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, prog);
         if (s == CG_E_USAGE || s == CG_E_IO) return cg_status_merge(s, st); /* the caller stops too */
         st = cg_status_merge(st, s);
     }
@@ -287,9 +306,18 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
     cg_ceilings ceil;
     cg_status st = get_ceilings(ctx, o, rep, &ceil);
     if (st != CG_OK) return st;
+    run_progress prog = {0, 0, {0, 0}};
+    clock_gettime(CLOCK_MONOTONIC, &prog.t0);
+    for (size_t w = 0; w < cg_nworkloads; w++) {
+        cg_filter_size items[CG_FILTERS_MAX];
+        size_t n_items = t->any[w] ? sweep_items(o, cg_workloads[w], items) : 0;
+        for (size_t k = 0; k < cg_workloads[w]->n_rungs; k++)
+            prog.total += n_items * t->rung[w][k];
+    }
+    bool tty = !o->quiet && isatty(STDERR_FILENO);
     for (size_t w = 0; w < cg_nworkloads; w++) {
         if (!t->any[w]) continue;
-        cg_status s = run_sweep(ctx, o, cg_workloads[w], t->rung[w], ro, &ceil, rep);
+        cg_status s = run_sweep(ctx, o, cg_workloads[w], t->rung[w], ro, &ceil, rep, tty ? &prog : NULL);
         st = cg_status_merge(st, s);
         if (s == CG_E_USAGE || s == CG_E_IO)
             break; /* setup refused the options: the other ladders would refuse them too, or the user must fix
