@@ -4,7 +4,7 @@
 #define CG_CLI_ESTIMATE_H
 #include <stdio.h>
 #include "core/workload.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* For every workload in rep whose cg_workload has an estimate hook: its algorithms' accesses and MADs per
  * item, the rates they predict from rep's copy bandwidth and MAD rate, and the fastest measured rung of each.

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "cli/outputs.h"
 #include "core/log.h"
-#include "report/utf8.h"
+#include "model/utf8.h"
 
 cg_status cg_cli_check_writable(const char *flag, const char *path)
 {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include "core/device.h"
 #include "core/status.h"
-#include "report/result.h"
+#include "model/result.h"
 
 /* Fails early (before any measurement) when `path` cannot be written (cg_cli_check_outputs of one file):
  * CG_E_IO with one line naming the flag and the path. NULL and "-" (stdout) pass. Creates nothing. */

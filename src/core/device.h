@@ -1,5 +1,5 @@
 /* Platforms and devices: enumeration, the properties clgauge reports (every output writes them through the
- * report device block, report/result.h), feature detection (images, fp64, fp16 by test-compiling, NVIDIA
+ * report device block, model/result.h), feature detection (images, fp64, fp16 by test-compiling, NVIDIA
  * inline PTX) and device selection. */
 #ifndef CG_DEVICE_H
 #define CG_DEVICE_H

@@ -4,7 +4,7 @@
 #define CG_RUNNER_H
 #include <stdbool.h>
 #include "core/workload.h"
-#include "report/result.h"
+#include "model/result.h"
 
 typedef struct cg_ceilings {
     double copy_gbps, read_gbps, mad_gflops;

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/context.h"
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 /* One launch is kept under this many seconds whatever --max-time says: display watchdogs fire at ~2 s. */
 #define CG_PEAK_WATCHDOG_S 0.5

@@ -9,7 +9,7 @@
 #include "core/ranktest.h"
 #include "core/resample.h"
 #include "report/interval.h"
-#include "report/rowsort.h"
+#include "model/rowsort.h"
 #include "report/units.h"
 
 #include <math.h>

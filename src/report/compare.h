@@ -4,7 +4,7 @@
 #ifndef CG_COMPARE_H
 #define CG_COMPARE_H
 #include <stdio.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* A change is significant when the Mann–Whitney p-value of the two rows' raw times (core/ranktest.h) is
  * below this and the bootstrap interval of the ratio of their medians (core/resample.h, CG_BOOT_LEVEL)

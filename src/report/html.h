@@ -5,7 +5,7 @@
 #ifndef CG_HTML_H
 #define CG_HTML_H
 #include <stddef.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* Writes the page for runs[0..n) to path ("-": stdout), all-or-nothing (report/outfile.h). `generator` names
  * the clgauge and command line that wrote the page. Returns 0; -1 with one line in err when a chart could not

@@ -3,7 +3,7 @@
 #ifndef CG_INTERVAL_H
 #define CG_INTERVAL_H
 #include <stddef.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* A relative change and the interval of its ratio: delta = 0.041, lo = 1.029, hi = 1.053 give
  * "+4.1% [+2.9, +5.3]" (percent, one decimal); "+4.1%" when lo or hi is not finite; "-" when delta is not. */

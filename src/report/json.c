@@ -4,7 +4,7 @@
  * describes every key. */
 #include "report/report.h"
 #include "report/jsonmeta.h"
-#include "report/times.h"
+#include "model/times.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

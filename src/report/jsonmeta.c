@@ -2,7 +2,7 @@
 #include "report/jsonmeta.h"
 #include "report/csvcell.h"
 #include "report/outfile.h"
-#include "report/utf8.h"
+#include "model/utf8.h"
 
 #include <errno.h>
 #include <math.h>

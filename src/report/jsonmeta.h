@@ -6,7 +6,7 @@
 #define CG_REPORT_JSONMETA_H
 #include <stdbool.h>
 #include <cjson/cJSON.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* Each adds key to object o and returns false when out of memory. */
 bool cg_json_add_str(cJSON *o, const char *key, const char *s);        /* invalid UTF-8 written as '?' */

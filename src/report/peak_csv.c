@@ -3,7 +3,7 @@
  * non-finite number is an empty cell. */
 #include "report/csvcell.h"
 #include "report/outfile.h"
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 #include <math.h>
 #include <stdlib.h>

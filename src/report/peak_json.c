@@ -2,7 +2,7 @@
  * figure whose keys come from cg_peak_fields in table order. Non-finite numbers become null.
  * docs/report-schema.md describes every key. */
 #include "report/jsonmeta.h"
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 #include <errno.h>
 

@@ -1,7 +1,7 @@
 /* The peak terminal report: one aligned table (family, test, variant, figure, what it counts), widths
  * measured from the content; a row that did not give a figure shows its status in the figure column and its
  * reason in place of what it counts. A footer names the device and says how figures are taken. */
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 #include <math.h>
 #include <string.h>

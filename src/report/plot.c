@@ -5,7 +5,7 @@
  * for inlining: the XML prolog dropped, the caller's attributes added to <svg>, every id (and every reference
  * to one) prefixed per chart so that several charts share a page. */
 #include "report/plot.h"
-#include "report/utf8.h"
+#include "model/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #define CG_PLOT_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "report/result.h"
+#include "model/result.h"
 
 #define CG_PLOT_MISSING "gnuplot not found on PATH: install it (apt-get install gnuplot-nox) or drop --html"
 /* The environment variable that bounds one gnuplot run, in seconds (default CG_PLOT_TIMEOUT_DEFAULT). */

@@ -1,9 +1,10 @@
-/* The report writers, one file each behind one function, all from the same cg_report. JSON and CSV share
- * one list of per-row fields (fields.c), so the two cannot drift apart. */
+/* The report writers, one file each behind one function, all from the same cg_report (src/model/). JSON and
+ * CSV share one list of per-row fields (model/fields.h), so the two cannot drift apart. */
 #ifndef CG_REPORT_H
 #define CG_REPORT_H
 #include <stdio.h>
-#include "report/result.h"
+#include "model/fields.h"
+#include "model/result.h"
 
 /* The aligned terminal table (FAILED rows, "!" on a row with warnings and a legend), the reasons of the rows
  * that are not ok, the footer. On a terminal narrower than the table (cg_report_text_columns) the why column
@@ -23,26 +24,5 @@ int cg_report_csv(const cg_report *r, const char *path);
 /* The CSV columns, in order: names of cg_result_fields (docs/report-schema.md, "CSV"). */
 extern const char *const cg_csv_columns[];
 extern const size_t cg_csv_ncolumns;
-
-/* One per-row field: name (JSON key and CSV header), kind, and where it lives in cg_result. */
-typedef enum cg_field_kind {
-    CG_F_STR,
-    CG_F_DOUBLE,
-    CG_F_SIZE,
-    CG_F_BOOL,
-    CG_F_LL,
-    CG_F_STATUS,
-    CG_F_WARNINGS,
-    CG_F_TIMES /* cg_times: an array of seconds */
-} cg_field_kind;
-typedef struct cg_field {
-    const char *name;
-    cg_field_kind kind;
-    size_t offset;
-    const char *unit; /* "s", "B", "GB/s"... or "" */
-    size_t size;      /* sizeof the member: a CG_F_STR's buffer, NUL included */
-} cg_field;
-extern const cg_field cg_result_fields[];
-extern const size_t cg_result_nfields;
 
 #endif

@@ -6,7 +6,7 @@
  * "convolution[32x32]:best". The warnings themselves, one line per kind with its fix, are
  * cg_report_warnings' (stderr). */
 #include "report/report.h"
-#include "report/rowsort.h"
+#include "model/rowsort.h"
 #include "report/units.h"
 
 #include <math.h>

@@ -13,7 +13,7 @@
 #include "cli/filters.h"
 #include "cli/options.h"
 #include "core/log.h"
-#include "report/result.h"
+#include "model/result.h"
 #include "workloads/registry.h"
 
 #define FIX "use N or WxH, e.g. 32 or 5x3, comma-separated"

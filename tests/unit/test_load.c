@@ -1,4 +1,4 @@
-/* Reading runs back (report/load.c) and comparing them (report/compare.c): a run written by the JSON writer
+/* Reading runs back (model/load.c) and comparing them (report/compare.c): a run written by the JSON writer
  * reads back field by field (cg_result_fields, the exact 64-bit seed, NaN, warnings, every status, the
  * variant), a file without variants loads; bad files fail with the file and the problem named; compare's rule
  * (threshold and noise) at its edges, a passing rung that fails, nothing in common, two devices side by side,
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
-#include "report/load.h"
+#include "model/load.h"
 #include "report/report.h"
 
 static char tmpdir[64];

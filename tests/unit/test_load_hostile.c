@@ -1,4 +1,4 @@
-/* The run reader (report/load.c) against hostile files: every key of a wrong type or value refused with
+/* The run reader (model/load.c) against hostile files: every key of a wrong type or value refused with
  * "damaged file: PATH: field X of row N" (strings, arrays, objects, booleans and null where numbers belong,
  * negative, zero and huge medians, 1e999, fractions where counts belong, keys given twice, required keys
  * missing); the schema_version message never saying "1, but this reads 1"; a directory and a FIFO refused at
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/load.h"
-#include "report/utf8.h"
+#include "model/load.h"
+#include "model/utf8.h"
 
 static char tmpdir[64], path[128];
 

@@ -16,7 +16,7 @@
 #include "core/fs.h"
 #include "core/log.h"
 #include "peak/peak.h"
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 #define assert_near(got, want, eps)                                                                          \
     do {                                                                                                     \

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 #include "report/report.h"
 
 #define WHY0     "one item per element, \"naive\", slow"

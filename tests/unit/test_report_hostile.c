@@ -1,4 +1,4 @@
-/* Text from outside on its way out: report/utf8.c (a cut never splits a character; invalid sequences,
+/* Text from outside on its way out: model/utf8.c (a cut never splits a character; invalid sequences,
  * overlong forms, surrogates and control characters replaced), the command line recorded in every report cut
  * on a character boundary (cli/meta.c), and huge values from a damaged file printed in bounded width by the
  * terminal table and `compare`. */
@@ -16,7 +16,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/units.h"
-#include "report/utf8.h"
+#include "model/utf8.h"
 
 static void test_cut(void **state)
 {

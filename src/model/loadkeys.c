@@ -3,11 +3,11 @@
  * then each value is checked against its kind (a string, a number >= 0 or null, seconds, a whole number in
  * range, true/false, a status, warning names) and stored. Keys no slot names are ignored, so that a later
  * writer of the same schema may add some. Strings are copied cut on a character boundary, with invalid UTF-8
- * and control characters replaced (report/utf8.h): nothing from a file reaches a terminal or a page raw. */
-#include "report/loadkeys.h"
-#include "report/report.h"
-#include "report/times.h"
-#include "report/utf8.h"
+ * and control characters replaced (model/utf8.h): nothing from a file reaches a terminal or a page raw. */
+#include "model/loadkeys.h"
+#include "model/fields.h"
+#include "model/times.h"
+#include "model/utf8.h"
 
 #include <limits.h>
 #include <math.h>
@@ -30,7 +30,7 @@ typedef enum kind {
     K_BOOL,
     K_STATUS, /* a cg_rung_status by name */
     K_WARN,   /* an array of warning names: cg_warning bits (unknown names ignored) */
-    K_TIMES,  /* an array of seconds above 0 (cg_times, report/times.h) */
+    K_TIMES,  /* an array of seconds above 0 (cg_times, model/times.h) */
     K_FP16,   /* true, false or null (not probed) into a cg_report_device's fp16 and fp16_known */
 } kind;
 

@@ -1,5 +1,5 @@
 /* Raw per-run times in and out of the JSON files: an array written, and read back with its checks. */
-#include "report/times.h"
+#include "model/times.h"
 
 #include <math.h>
 #include <stdio.h>

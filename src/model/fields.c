@@ -1,7 +1,7 @@
 /* The one list of per-row fields, and the one list of device keys. The JSON rows, the CSV columns and
  * docs/report-schema.md all follow this table in this order (a unit test checks the CSV header and the doc
  * against it), so adding a field to the result model is one line here and the formats cannot drift apart. */
-#include "report/report.h"
+#include "model/fields.h"
 
 #define F(name, kind, member, unit)                                                                          \
     {                                                                                                        \

@@ -1,6 +1,6 @@
 /* A bottom-up merge sort of row indices (stable, O(n log n), with the comparison as a plain function of two
  * rows) and a binary search over its result. */
-#include "report/rowsort.h"
+#include "model/rowsort.h"
 
 #include <stdlib.h>
 #include <string.h>

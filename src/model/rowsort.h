@@ -3,7 +3,7 @@
 #ifndef CG_ROWSORT_H
 #define CG_ROWSORT_H
 #include <stddef.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* An order on rows: < 0, 0 or > 0 like strcmp. */
 typedef int (*cg_row_cmp)(const cg_result *a, const cg_result *b);

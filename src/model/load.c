@@ -5,10 +5,10 @@
  * then every key it reads (loadkeys.c): each failure is one line naming the file. Row keys are read through
  * cg_result_fields, so a field added to the model is read back too; a string key a row lacks reads as ""
  * (files written before `variant` existed load unchanged). */
-#include "report/load.h"
+#include "model/load.h"
 #include "core/fs.h"
-#include "report/loadkeys.h"
-#include "report/report.h"
+#include "model/loadkeys.h"
+#include "model/fields.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* The peak result model: the growable array of rows, status names and the per-row field table that the JSON
  * and CSV writers share. */
-#include "report/peak_result.h"
+#include "model/peak_result.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #ifndef CG_LOAD_H
 #define CG_LOAD_H
 #include <stddef.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* Reads PATH into r (initialised here; cg_report_fini frees it, also after a failure). Returns 0, or -1 with
  * one line in err naming the file, what is wrong and what to do: the path is not a regular file (a directory

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
-#include "report/result.h"
+#include "model/result.h"
 
 #define CG_LOAD_MAX_BYTES   (256u << 20) /* far above any run: refuses /dev/zero-sized input */
 #define CG_LOAD_MAX_VALUES  (1u << 23)   /* JSON values: bounds the parser's memory (about 80 bytes each) */

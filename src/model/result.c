@@ -1,7 +1,7 @@
 /* The result model: a report's growable array of rows, the group a row belongs to (workload and variant),
  * the names of rung statuses and the warning table (name and the generic message with its fix), which every
  * report format reads. */
-#include "report/result.h"
+#include "model/result.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "report/result.h"
+#include "model/result.h"
 
 #define CG_PEAK_SCHEMA_VERSION CG_SCHEMA_VERSION /* one schema for run, peak and devices */
 

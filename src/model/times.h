@@ -4,7 +4,7 @@
 #define CG_TIMES_H
 #include <stdbool.h>
 #include <cjson/cJSON.h>
-#include "report/result.h"
+#include "model/result.h"
 
 /* The most times a row may have: the most timed runs `--runs` takes. */
 #define CG_TIMES_MAX 1000000u

@@ -1,7 +1,7 @@
 /* UTF-8 validation by the table of RFC 3629 (section 4): the length of a sequence from its lead byte and the
  * allowed range of its second byte, which excludes overlong forms, surrogates and code points above
  * U+10FFFF; the bytes after the second are 0x80..0xBF. */
-#include "report/utf8.h"
+#include "model/utf8.h"
 
 #include <string.h>
 
