@@ -1,5 +1,6 @@
 /* A run's events and the time they span, from the profiling counters. */
 #include "core/events.h"
+#include "core/grow.h"
 #include <stdlib.h>
 #include "core/clerr.h"
 
@@ -11,13 +12,9 @@ void cg_events_init(cg_events *e)
 
 cl_event *cg_events_next(cg_events *e)
 {
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 8;
-        cl_event *p = realloc(e->ev, cap * sizeof *p);
-        if (!p) return NULL;
-        e->ev = p;
-        e->cap = cap;
-    }
+    void *p = e->ev;
+    if (!cg_grow(&p, &e->cap, e->n, sizeof *e->ev, 8)) return NULL;
+    e->ev = p;
     e->ev[e->n] = NULL;
     return &e->ev[e->n++];
 }

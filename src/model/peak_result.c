@@ -1,6 +1,7 @@
 /* The peak result model: the growable array of rows, status names and the per-row field table that the JSON
  * and CSV writers share. */
 #include "model/peak_result.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,9 @@ void cg_peak_report_fini(cg_peak_report *r)
 
 cg_peak_row *cg_peak_report_add(cg_peak_report *r)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 32;
-        cg_peak_row *rows = realloc(r->rows, cap * sizeof *rows);
-        if (!rows) return NULL;
-        r->rows = rows;
-        r->cap = cap;
-    }
+    void *rows = r->rows;
+    if (!cg_grow(&rows, &r->cap, r->n, sizeof *r->rows, 32)) return NULL;
+    r->rows = rows;
     cg_peak_row *row = &r->rows[r->n++];
     memset(row, 0, sizeof *row);
     return row;

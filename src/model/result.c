@@ -2,6 +2,7 @@
  * the names of rung statuses and the warning table (name and the generic message with its fix), which every
  * report format reads. */
 #include "model/result.h"
+#include "core/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +23,9 @@ void cg_report_fini(cg_report *r)
 
 cg_result *cg_report_add(cg_report *r)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 16;
-        cg_result *rows = realloc(r->rows, cap * sizeof *rows);
-        if (!rows) return NULL;
-        r->rows = rows;
-        r->cap = cap;
-    }
+    void *rows = r->rows;
+    if (!cg_grow(&rows, &r->cap, r->n, sizeof *r->rows, 16)) return NULL;
+    r->rows = rows;
     cg_result *row = &r->rows[r->n++];
     memset(row, 0, sizeof *row);
     row->first_mismatch = -1;

@@ -18,6 +18,7 @@
 #include "core/check.h"
 #include "core/clerr.h"
 #include "core/device.h"
+#include "core/grow.h"
 #include "core/log.h"
 #include "core/program.h"
 #include "core/rng.h"
@@ -539,6 +540,28 @@ static void test_status_merge(void **state)
     assert_int_equal(cg_status_merge(CG_E_NODEVICE, CG_OK), CG_E_NODEVICE);
 }
 
+/* cg_grow: doubles from `first`, keeps the contents, refuses an overflowing size without touching the array.
+ */
+static void test_grow(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    size_t cap = 0;
+    for (size_t n = 0; n < 100; n++) {
+        assert_true(cg_grow(&p, &cap, n, sizeof(int), 4));
+        assert_true(cap > n);
+        ((int *)p)[n] = (int)n;
+    }
+    assert_int_equal(cap, 128);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(((int *)p)[i], i);
+    void *before = p;
+    size_t huge = SIZE_MAX / 2 + 1;
+    assert_false(cg_grow(&p, &huge, huge, 2, 4));
+    assert_ptr_equal(p, before);
+    free(p);
+}
+
 int main(void)
 {
     cg_log_set_sink(record, NULL);
@@ -559,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_rng),
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_status_merge),
+        cmocka_unit_test(test_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
