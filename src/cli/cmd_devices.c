@@ -3,6 +3,7 @@
  * the peak JSON name a device's properties alike. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli/commands.h"
 #include "cli/meta.h"
 #include "core/device.h"
@@ -10,31 +11,35 @@
 #include "core/size.h"
 #include "report/jsonmeta.h"
 
-static void print_field(const cg_dev_field *f, const cg_report_device *d, FILE *out)
+static void print_field(const cg_field *f, const cg_report_device *d, FILE *out)
 {
     const void *p = (const char *)d + f->offset;
-    unsigned long long v = f->kind == CG_D_UINT                           ? *(const unsigned *)p
-                           : f->kind == CG_D_ULL || f->kind == CG_D_BYTES ? *(const unsigned long long *)p
-                                                                          : 0;
+    unsigned long long v = f->kind == CG_F_UINT  ? *(const unsigned *)p
+                           : f->kind == CG_F_ULL ? *(const unsigned long long *)p
+                                                 : 0;
     char buf[64];
     fprintf(out, "  %-22s ", f->label);
     switch (f->kind) {
-    case CG_D_STR:
+    case CG_F_STR:
         fprintf(out, "%s\n", (const char *)p);
         break;
-    case CG_D_UINT:
-    case CG_D_ULL:
-        fprintf(out, "%llu\n", v);
-        break;
-    case CG_D_BYTES:
+    case CG_F_UINT:
+    case CG_F_ULL:
+        if (strcmp(f->unit, "B")) {
+            fprintf(out, "%llu\n", v);
+            break;
+        }
         cg_format_bytes((double)v, buf, sizeof buf);
         fprintf(out, "%s (%llu B)\n", buf, v);
         break;
-    case CG_D_BOOL:
+    case CG_F_BOOL:
         fprintf(out, "%s\n", *(const bool *)p ? "yes" : "no");
         break;
-    case CG_D_FP16:
+    case CG_F_MAYBE_BOOL:
         fprintf(out, "%s\n", !d->fp16_known ? "unknown" : d->fp16 ? "yes" : "no");
+        break;
+    default: /* the device block has no other kind */
+        fputc('\n', out);
         break;
     }
 }

@@ -1,11 +1,17 @@
-/* The one list of per-row fields, and the one list of device keys. The JSON rows, the CSV columns and
- * docs/report-schema.md all follow this table in this order (a unit test checks the CSV header and the doc
- * against it), so adding a field to the result model is one line here and the formats cannot drift apart. */
+/* The field tables of the result model: run rows, peak rows and the device block, all of one descriptor type
+ * (cg_field). The JSON keys, the CSV columns and docs/report-schema.md follow these tables in this order (a
+ * unit test checks the CSV header and the doc against them), so adding a field to the result model is one
+ * line here and the formats cannot drift apart. */
 #include "model/fields.h"
 
+#include <stdbool.h>
+
+/* A field of struct type T: name, kind, member, unit. */
+#define FIELD(T, n, k, m, u)                                                                                 \
+    .name = n, .kind = k, .offset = offsetof(T, m), .unit = u, .size = sizeof((T *)0)->m
 #define F(name, kind, member, unit)                                                                          \
     {                                                                                                        \
-        name, kind, offsetof(cg_result, member), unit, sizeof((cg_result *)0)->member                        \
+        FIELD(cg_result, name, kind, member, unit)                                                           \
     }
 
 const cg_field cg_result_fields[] = {
@@ -57,33 +63,54 @@ const cg_field cg_result_fields[] = {
 
 const size_t cg_result_nfields = sizeof cg_result_fields / sizeof cg_result_fields[0];
 
-#define D(key, key1, label, kind, member)                                                                    \
+#define P(name, kind, member, unit)                                                                          \
     {                                                                                                        \
-        key, key1, label, kind, offsetof(cg_report_device, member), sizeof((cg_report_device *)0)->member    \
+        FIELD(cg_peak_row, name, kind, member, unit)                                                         \
+    }
+
+/* A peak row: one measured figure. */
+const cg_field cg_peak_fields[] = {
+    P("family", CG_F_STR, family, ""),    P("test", CG_F_STR, test, ""),
+    P("variant", CG_F_STR, variant, ""),  P("value", CG_F_DOUBLE, value, ""), /* in the row's own unit */
+    P("unit", CG_F_STR, unit, ""),        P("status", CG_F_PEAK_STATUS, status, ""),
+    P("amount", CG_F_DOUBLE, amount, ""), P("t_min_s", CG_F_DOUBLE, t_min, "s"),
+    P("runs", CG_F_INT, runs, ""),        P("counts", CG_F_STR, note, ""),
+    P("reason", CG_F_STR, reason, ""),
+};
+
+const size_t cg_peak_nfields = sizeof cg_peak_fields / sizeof cg_peak_fields[0];
+
+/* CG_F_MAYBE_BOOL: the flag that says whether fp16 is known follows it. */
+_Static_assert(offsetof(cg_report_device, fp16_known) == offsetof(cg_report_device, fp16) + sizeof(bool),
+               "fp16_known must follow fp16");
+
+#define D(key, key1, text, kind, member, unit)                                                               \
+    {                                                                                                        \
+        FIELD(cg_report_device, key, kind, member, unit), .name1 = key1, .label = text                       \
     }
 
 /* The device block of run, peak and `devices` (JSON keys, text labels), in this order. */
-const cg_dev_field cg_device_fields[] = {
-    D("platform", "platform", "Platform", CG_D_STR, platform),
-    D("platform_version", "platform_version", "Platform version", CG_D_STR, platform_version),
-    D("name", "name", "Device", CG_D_STR, name),
-    D("vendor", "vendor", "Vendor", CG_D_STR, vendor),
-    D("type", "type", "Type", CG_D_STR, type),
-    D("compute_units", "compute_units", "Compute units", CG_D_UINT, compute_units),
-    D("clock_mhz", "clock_mhz", "Max clock (MHz)", CG_D_UINT, clock_mhz),
-    D("global_mem_bytes", "global_mem", "Global memory", CG_D_BYTES, global_mem),
-    D("global_cache_bytes", NULL, "Global memory cache", CG_D_BYTES, global_cache),
-    D("local_mem_bytes", "local_mem", "Local memory", CG_D_BYTES, local_mem),
-    D("constant_mem_bytes", NULL, "Constant buffer", CG_D_BYTES, const_mem),
-    D("max_alloc_bytes", "max_alloc", "Max allocation", CG_D_BYTES, max_alloc),
-    D("max_work_group_size", NULL, "Max work-group size", CG_D_ULL, max_wg),
-    D("images", NULL, "Image support", CG_D_BOOL, images),
-    D("fp64", NULL, "fp64", CG_D_BOOL, fp64),
-    D("fp16", NULL, "fp16", CG_D_FP16, fp16),
-    D("nvidia_inline_ptx", NULL, "NVIDIA inline PTX", CG_D_BOOL, nvidia_ptx),
-    D("opencl_version", "version", "OpenCL version", CG_D_STR, version),
-    D("opencl_c_version", NULL, "OpenCL C version", CG_D_STR, c_version),
-    D("driver_version", "driver", "Driver version", CG_D_STR, driver),
+const cg_field cg_device_fields[] = {
+    D("platform", "platform", "Platform", CG_F_STR, platform, ""),
+    D("platform_version", "platform_version", "Platform version", CG_F_STR, platform_version, ""),
+    D("name", "name", "Device", CG_F_STR, name, ""),
+    D("vendor", "vendor", "Vendor", CG_F_STR, vendor, ""),
+    D("type", "type", "Type", CG_F_STR, type, ""),
+    D("compute_units", "compute_units", "Compute units", CG_F_UINT, compute_units, ""),
+    D("clock_mhz", "clock_mhz", "Max clock (MHz)", CG_F_UINT, clock_mhz, "MHz"),
+    D("global_mem_bytes", "global_mem", "Global memory", CG_F_ULL, global_mem, "B"),
+    D("global_cache_bytes", NULL, "Global memory cache", CG_F_ULL, global_cache, "B"),
+    D("local_mem_bytes", "local_mem", "Local memory", CG_F_ULL, local_mem, "B"),
+    D("constant_mem_bytes", NULL, "Constant buffer", CG_F_ULL, const_mem, "B"),
+    D("max_alloc_bytes", "max_alloc", "Max allocation", CG_F_ULL, max_alloc, "B"),
+    D("max_work_group_size", NULL, "Max work-group size", CG_F_ULL, max_wg, ""),
+    D("images", NULL, "Image support", CG_F_BOOL, images, ""),
+    D("fp64", NULL, "fp64", CG_F_BOOL, fp64, ""),
+    D("fp16", NULL, "fp16", CG_F_MAYBE_BOOL, fp16, ""),
+    D("nvidia_inline_ptx", NULL, "NVIDIA inline PTX", CG_F_BOOL, nvidia_ptx, ""),
+    D("opencl_version", "version", "OpenCL version", CG_F_STR, version, ""),
+    D("opencl_c_version", NULL, "OpenCL C version", CG_F_STR, c_version, ""),
+    D("driver_version", "driver", "Driver version", CG_F_STR, driver, ""),
 };
 
 const size_t cg_device_nfields = sizeof cg_device_fields / sizeof cg_device_fields[0];

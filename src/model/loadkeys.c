@@ -250,17 +250,21 @@ static int read_part(const cg_loader *l, const cJSON *top, const char *name, con
     return o ? read_object(l, &w, o, slots, n, vals) : 0;
 }
 
+/* The slot kind of each field kind (model/fields.h); a peak status is never read here. */
+static const kind by_field[] = {
+    [CG_F_STR] = K_STR,         [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,     [CG_F_INT] = K_INT,
+    [CG_F_UINT] = K_UINT,       [CG_F_ULL] = K_ULL,       [CG_F_LL] = K_LL,         [CG_F_BOOL] = K_BOOL,
+    [CG_F_MAYBE_BOOL] = K_FP16, [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN, [CG_F_TIMES] = K_TIMES};
+
 /* The slots of the device block, from cg_device_fields: the keys of the file's schema_version. */
 static size_t device_slots(const cg_loader *l, cg_report_device *d, slot *slots)
 {
-    static const kind by_kind[] = {[CG_D_STR] = K_STR,   [CG_D_UINT] = K_UINT, [CG_D_ULL] = K_ULL,
-                                   [CG_D_BYTES] = K_ULL, [CG_D_BOOL] = K_BOOL, [CG_D_FP16] = K_FP16};
     size_t n = 0;
     for (size_t i = 0; i < cg_device_nfields && n < MAX_SLOTS; i++) {
-        const cg_dev_field *f = &cg_device_fields[i];
-        const char *key = l->version == 1 ? f->key1 : f->key;
+        const cg_field *f = &cg_device_fields[i];
+        const char *key = l->version == 1 ? f->name1 : f->name;
         if (!key) continue;
-        kind k = by_kind[f->kind];
+        kind k = by_field[f->kind];
         slots[n++] = (slot){key, k, k == K_FP16 ? (void *)d : (char *)d + f->offset, f->size, false};
     }
     return n;
@@ -305,9 +309,6 @@ int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
 /* The slots of one row, from cg_result_fields: workload, rung, status and t_median_s are required. */
 static size_t row_slots(const cg_loader *l, cg_result *row, slot *slots)
 {
-    static const kind by_field[] = {
-        [CG_F_STR] = K_STR, [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,     [CG_F_BOOL] = K_BOOL,
-        [CG_F_LL] = K_LL,   [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN, [CG_F_TIMES] = K_TIMES};
     size_t n = cg_result_nfields < MAX_SLOTS ? cg_result_nfields : MAX_SLOTS;
     for (size_t k = 0; k < n; k++) {
         const cg_field *fd = &cg_result_fields[k];

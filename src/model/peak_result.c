@@ -1,5 +1,5 @@
-/* The peak result model: the growable array of rows, status names and the per-row field table that the JSON
- * and CSV writers share. */
+/* The peak result model: the growable array of rows and the status names (its field table is
+ * cg_peak_fields, model/fields.c). */
 #include "model/peak_result.h"
 #include "core/grow.h"
 
@@ -51,16 +51,3 @@ const char *cg_peak_status_name(cg_peak_status s)
     }
     return "?";
 }
-
-#define F(name, kind, member)                                                                                \
-    {                                                                                                        \
-        name, kind, offsetof(cg_peak_row, member)                                                            \
-    }
-const cg_peak_field cg_peak_fields[] = {
-    F("family", CG_PF_STR, family),    F("test", CG_PF_STR, test),        F("variant", CG_PF_STR, variant),
-    F("value", CG_PF_DOUBLE, value),   F("unit", CG_PF_STR, unit),        F("status", CG_PF_STATUS, status),
-    F("amount", CG_PF_DOUBLE, amount), F("t_min_s", CG_PF_DOUBLE, t_min), F("runs", CG_PF_INT, runs),
-    F("counts", CG_PF_STR, note),      F("reason", CG_PF_STR, reason),
-};
-#undef F
-const size_t cg_peak_nfields = sizeof cg_peak_fields / sizeof cg_peak_fields[0];

@@ -53,17 +53,8 @@ cg_peak_row *cg_peak_report_add(cg_peak_report *r);
 /* The count of rows with a failing status (wrong_result, failed). */
 size_t cg_peak_report_failures(const cg_peak_report *r);
 
-/* One per-row field (JSON key and CSV header), shared by both writers so that they cannot drift apart. */
-typedef enum cg_peak_field_kind { CG_PF_STR, CG_PF_DOUBLE, CG_PF_INT, CG_PF_STATUS } cg_peak_field_kind;
-typedef struct cg_peak_field {
-    const char *name;
-    cg_peak_field_kind kind;
-    size_t offset;
-} cg_peak_field;
-extern const cg_peak_field cg_peak_fields[];
-extern const size_t cg_peak_nfields;
-
-/* Writers: the aligned text table (grouped by family); JSON and CSV return 0, or -1 with errno set. */
+/* Writers (src/report/): the aligned text table (grouped by family); JSON and CSV, whose keys and columns
+ * are cg_peak_fields (model/fields.h) in order, return 0, or -1 with errno set. */
 void cg_peak_report_text(const cg_peak_report *r, FILE *f);
 int cg_peak_report_json(const cg_peak_report *r, const char *path);
 int cg_peak_report_csv(const cg_peak_report *r, const char *path);

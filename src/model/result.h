@@ -80,8 +80,8 @@ typedef struct cg_result {
     cg_times times;    /* the timed runs' seconds: times.n == runs when kept */
 } cg_result;
 
-/* The device block of every report (run, peak) and of `devices --json`: one field table (cg_device_fields)
- * gives its keys, labels and kinds to every writer and to the reader. */
+/* The device block of every report (run, peak) and of `devices --json`: one field table (cg_device_fields in
+ * model/fields.h) gives its keys, labels and kinds to every writer and to the reader. */
 typedef struct cg_report_device {
     char platform[128], platform_version[128], name[256], vendor[128], version[128], driver[128], type[16];
     char c_version[128];
@@ -90,18 +90,6 @@ typedef struct cg_report_device {
     bool images, fp64, nvidia_ptx;
     bool fp16, fp16_known; /* fp16 is written as null while not known (`run` does not probe it) */
 } cg_report_device;
-
-/* One key of the device block: JSON key, text label, kind, where it lives in cg_report_device. */
-typedef enum cg_dev_kind { CG_D_STR, CG_D_UINT, CG_D_ULL, CG_D_BYTES, CG_D_BOOL, CG_D_FP16 } cg_dev_kind;
-typedef struct cg_dev_field {
-    const char *key;   /* "global_mem_bytes" */
-    const char *key1;  /* the key in schema_version 1 files ("global_mem"), NULL when it had none */
-    const char *label; /* "Global memory" */
-    cg_dev_kind kind;
-    size_t offset, size;
-} cg_dev_field;
-extern const cg_dev_field cg_device_fields[];
-extern const size_t cg_device_nfields;
 
 typedef struct cg_report {
     char tool_version[32], git_commit[48], time_utc[32];

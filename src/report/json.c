@@ -1,82 +1,62 @@
-/* The JSON report: the shared metadata and device blocks (jsonmeta.c), options, roofline ceilings and one
- * object per result row whose keys come from cg_result_fields, in table order. Non-finite numbers become
- * null; integers that may pass 2^53 (seed, counts) are written as exact digits. docs/report-schema.md
- * describes every key. */
+/* The JSON reports of `run` and `peak`: the shared metadata and device blocks (jsonmeta.c), each document's
+ * options (and the run's roofline ceilings), then one object per row whose keys come from the document's
+ * field table (cg_result_fields or cg_peak_fields), in table order, written by one row writer. Non-finite
+ * numbers become null; integers that may pass 2^53 (seed, counts) are written as exact digits.
+ * docs/report-schema.md describes every key. */
 #include "report/report.h"
 #include "report/jsonmeta.h"
-#include "model/times.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
-static bool add_warnings(cJSON *o, const char *key, unsigned bits)
-{
-    cJSON *a = cJSON_AddArrayToObject(o, key);
-    if (!a) return false;
-    for (unsigned i = 0; i < CG_WARN_COUNT; i++) {
-        if (!(bits & (1u << i))) continue;
-        cJSON *s = cJSON_CreateString(cg_warning_name(1u << i));
-        if (!s || !cJSON_AddItemToArray(a, s)) {
-            cJSON_Delete(s);
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool add_field(cJSON *o, const cg_field *fd, const cg_result *row)
-{
-    const void *p = (const char *)row + fd->offset;
-    switch (fd->kind) {
-    case CG_F_STR:
-        return cg_json_add_str(o, fd->name, p);
-    case CG_F_DOUBLE:
-        return cg_json_add_num(o, fd->name, *(const double *)p);
-    case CG_F_SIZE:
-        return cg_json_add_ull(o, fd->name, *(const size_t *)p);
-    case CG_F_BOOL:
-        return cg_json_add_bool(o, fd->name, *(const bool *)p);
-    case CG_F_LL:
-        return cg_json_add_ll(o, fd->name, *(const long long *)p);
-    case CG_F_STATUS:
-        return cg_json_add_str(o, fd->name, cg_rung_status_name(*(const cg_rung_status *)p));
-    case CG_F_WARNINGS:
-        return add_warnings(o, fd->name, *(const unsigned *)p);
-    case CG_F_TIMES:
-        return cg_times_to_json(o, fd->name, p);
-    }
-    return false;
-}
-
-static bool add_rows(cJSON *top, const cg_report *r)
+/* Adds "results": one object per row, the n rows lying stride bytes apart from rows, each with the nfields
+ * fields of its table. */
+static bool add_rows(cJSON *top, const void *rows, size_t n, size_t stride, const cg_field *fields,
+                     size_t nfields)
 {
     cJSON *a = cJSON_AddArrayToObject(top, "results");
     if (!a) return false;
-    for (size_t i = 0; i < r->n; i++) {
+    for (size_t i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
         if (!o || !cJSON_AddItemToArray(a, o)) {
             cJSON_Delete(o);
             return false;
         }
-        for (size_t k = 0; k < cg_result_nfields; k++)
-            if (!add_field(o, &cg_result_fields[k], &r->rows[i])) return false;
+        if (!cg_json_add_fields(o, (const char *)rows + i * stride, fields, nfields)) return false;
     }
     return true;
+}
+
+/* Adds the metadata block m, the device block d and an empty "options" object, which it returns (NULL when
+ * out of memory). */
+static cJSON *add_head(cJSON *top, const cg_report_meta *m, const cg_report_device *d)
+{
+    cJSON *dev;
+    if (!cg_json_add_meta(top, m) || !(dev = cJSON_AddObjectToObject(top, "device")) ||
+        !cg_json_add_device(dev, d))
+        return NULL;
+    return cJSON_AddObjectToObject(top, "options");
+}
+
+/* Writes top (when filled) to path and frees it; 0, or -1 with errno set. */
+static int finish(cJSON *top, bool filled, const char *path)
+{
+    int rc = -1;
+    if (top && filled)
+        rc = cg_json_write(top, path);
+    else
+        errno = ENOMEM;
+    int err = errno;
+    cJSON_Delete(top);
+    errno = err;
+    return rc;
 }
 
 static bool add_run(cJSON *top, const cg_report *r)
 {
     const cg_report_meta m = {"run", r->tool_version, r->git_commit, r->time_utc, r->command_line};
-    cJSON *dev, *opt, *roof;
-    if (!cg_json_add_meta(top, &m) || !(dev = cJSON_AddObjectToObject(top, "device")) ||
-        !cg_json_add_device(dev, &r->device))
-        return false;
-    if (!(opt = cJSON_AddObjectToObject(top, "options"))) return false;
-    if (!cg_json_add_ull(opt, "seed", r->seed) || !cg_json_add_ll(opt, "runs", r->runs) ||
+    cJSON *opt = add_head(top, &m, &r->device), *roof;
+    if (!opt || !cg_json_add_ull(opt, "seed", r->seed) || !cg_json_add_ll(opt, "runs", r->runs) ||
         !cg_json_add_ll(opt, "warmup", r->warmup) || !cg_json_add_str(opt, "size", r->size_arg) ||
         !cg_json_add_bool(opt, "no_cache", r->no_cache))
         return false;
@@ -90,13 +70,22 @@ static bool add_run(cJSON *top, const cg_report *r)
 int cg_report_json(const cg_report *r, const char *path)
 {
     cJSON *top = cJSON_CreateObject();
-    int rc = -1;
-    if (top && add_run(top, r) && add_rows(top, r))
-        rc = cg_json_write(top, path);
-    else
-        errno = ENOMEM;
-    int err = errno;
-    cJSON_Delete(top);
-    errno = err;
-    return rc;
+    bool filled = top && add_run(top, r) &&
+                  add_rows(top, r->rows, r->n, sizeof *r->rows, cg_result_fields, cg_result_nfields);
+    return finish(top, filled, path);
+}
+
+static bool add_peak(cJSON *top, const cg_peak_report *r)
+{
+    const cg_report_meta m = {"peak", r->tool_version, r->git_commit, r->time_utc, r->command_line};
+    cJSON *opt = add_head(top, &m, &r->device);
+    return opt && cg_json_add_bool(opt, "quick", r->quick) && cg_json_add_num(opt, "max_time_s", r->max_time);
+}
+
+int cg_peak_report_json(const cg_peak_report *r, const char *path)
+{
+    cJSON *top = cJSON_CreateObject();
+    bool filled = top && add_peak(top, r) &&
+                  add_rows(top, r->rows, r->n, sizeof *r->rows, cg_peak_fields, cg_peak_nfields);
+    return finish(top, filled, path);
 }

@@ -1,7 +1,9 @@
-/* The JSON value helpers, metadata block and device block that the run, peak and devices documents share. */
+/* What the run, peak and devices documents share: the JSON value helpers, the metadata block, and the one
+ * field writer (any cg_field of a row or of the device block). */
 #include "report/jsonmeta.h"
 #include "report/csvcell.h"
 #include "report/outfile.h"
+#include "model/times.h"
 #include "model/utf8.h"
 
 #include <errno.h>
@@ -63,31 +65,67 @@ bool cg_json_add_meta(cJSON *top, const cg_report_meta *m)
     return !m->command_line || cg_json_add_str(top, "command_line", m->command_line);
 }
 
-static bool add_dev_field(cJSON *o, const cg_dev_field *f, const cg_report_device *d)
+static bool add_warnings(cJSON *o, const char *key, unsigned bits)
 {
-    const void *p = (const char *)d + f->offset;
+    cJSON *a = cJSON_AddArrayToObject(o, key);
+    if (!a) return false;
+    for (unsigned i = 0; i < CG_WARN_COUNT; i++) {
+        if (!(bits & (1u << i))) continue;
+        cJSON *s = cJSON_CreateString(cg_warning_name(1u << i));
+        if (!s || !cJSON_AddItemToArray(a, s)) {
+            cJSON_Delete(s);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Field f of the struct at base, as its kind says. */
+static bool add_field(cJSON *o, const cg_field *f, const void *base)
+{
+    const char *p = (const char *)base + f->offset;
     switch (f->kind) {
-    case CG_D_STR:
-        return cg_json_add_str(o, f->key, p);
-    case CG_D_UINT:
-        return cg_json_add_ull(o, f->key, *(const unsigned *)p);
-    case CG_D_ULL:
-    case CG_D_BYTES:
-        return cg_json_add_ull(o, f->key, *(const unsigned long long *)p);
-    case CG_D_BOOL:
-        return cg_json_add_bool(o, f->key, *(const bool *)p);
-    case CG_D_FP16:
-        if (!d->fp16_known) return cJSON_AddNullToObject(o, f->key) != NULL;
-        return cg_json_add_bool(o, f->key, d->fp16);
+    case CG_F_STR:
+        return cg_json_add_str(o, f->name, p);
+    case CG_F_DOUBLE:
+        return cg_json_add_num(o, f->name, *(const double *)p);
+    case CG_F_SIZE:
+        return cg_json_add_ull(o, f->name, *(const size_t *)p);
+    case CG_F_INT:
+        return cg_json_add_ll(o, f->name, *(const int *)p);
+    case CG_F_UINT:
+        return cg_json_add_ull(o, f->name, *(const unsigned *)p);
+    case CG_F_ULL:
+        return cg_json_add_ull(o, f->name, *(const unsigned long long *)p);
+    case CG_F_LL:
+        return cg_json_add_ll(o, f->name, *(const long long *)p);
+    case CG_F_BOOL:
+        return cg_json_add_bool(o, f->name, *(const bool *)p);
+    case CG_F_MAYBE_BOOL:
+        if (!*(const bool *)(p + sizeof(bool))) return cJSON_AddNullToObject(o, f->name) != NULL;
+        return cg_json_add_bool(o, f->name, *(const bool *)p);
+    case CG_F_STATUS:
+        return cg_json_add_str(o, f->name, cg_rung_status_name(*(const cg_rung_status *)p));
+    case CG_F_PEAK_STATUS:
+        return cg_json_add_str(o, f->name, cg_peak_status_name(*(const cg_peak_status *)p));
+    case CG_F_WARNINGS:
+        return add_warnings(o, f->name, *(const unsigned *)p);
+    case CG_F_TIMES:
+        return cg_times_to_json(o, f->name, (const cg_times *)p);
     }
     return false;
 }
 
+bool cg_json_add_fields(cJSON *o, const void *base, const cg_field *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!add_field(o, &fields[i], base)) return false;
+    return true;
+}
+
 bool cg_json_add_device(cJSON *o, const cg_report_device *d)
 {
-    for (size_t i = 0; i < cg_device_nfields; i++)
-        if (!add_dev_field(o, &cg_device_fields[i], d)) return false;
-    return true;
+    return cg_json_add_fields(o, d, cg_device_fields, cg_device_nfields);
 }
 
 static int emit_text(FILE *f, const void *text)

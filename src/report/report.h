@@ -1,5 +1,7 @@
-/* The report writers, one file each behind one function, all from the same cg_report (src/model/). JSON and
- * CSV share one list of per-row fields (model/fields.h), so the two cannot drift apart. */
+/* The report writers, one file per format, all from the result model (src/model/). JSON and CSV write the
+ * rows of `run` (cg_report) and of `peak` (cg_peak_report, whose entry points model/peak_result.h declares)
+ * through one row writer per format, driven by the field tables of model/fields.h, so that the formats and
+ * the two documents cannot drift apart. */
 #ifndef CG_REPORT_H
 #define CG_REPORT_H
 #include <stdio.h>
@@ -21,7 +23,8 @@ void cg_report_warnings(const cg_report *r, FILE *f);
 /* Returns 0 on success, -1 when the file could not be written (errno set). */
 int cg_report_json(const cg_report *r, const char *path);
 int cg_report_csv(const cg_report *r, const char *path);
-/* The CSV columns, in order: names of cg_result_fields (docs/report-schema.md, "CSV"). */
+/* The run CSV's columns, in order: names of cg_result_fields (docs/report-schema.md, "CSV"). The peak CSV has
+ * every field of cg_peak_fields, in table order. */
 extern const char *const cg_csv_columns[];
 extern const size_t cg_csv_ncolumns;
 

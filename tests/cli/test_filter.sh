@@ -124,7 +124,7 @@ table = page[start:page.index("</section>", start)]
 assert table.count("<td>another device</td>") == 2, "the 5x3 table lacks run B's 2 rows"
 PY
 if command -v script >/dev/null; then
-    expect "progress on a terminal names the group" 0 "\[1/2\] convolution\[3x3\]:naive .*\[1/2\] convolution\[5x5\]:naive" -- \
+    expect "progress on a terminal names the group" 0 "\[1/4\] convolution\[3x3\]:naive \(1/2 of the ladder\).*\[3/4\] convolution\[5x5\]:naive \(1/2 of the ladder\)" -- \
         script -qec "$(printf '%q ' "$bin" run convolution:naive,convolution:vec4 --filter 3,5 "${small[@]}")" /dev/null
 fi
 
