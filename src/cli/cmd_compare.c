@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "report/compare.h"
-#include "model/load.h"
+#include "cli/runfile.h"
 
 cg_status cg_cmd_compare(const cg_opts *o, FILE *out)
 {

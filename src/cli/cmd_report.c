@@ -10,7 +10,7 @@
 #include "cli/meta.h"
 #include "core/log.h"
 #include "report/html.h"
-#include "model/load.h"
+#include "cli/runfile.h"
 #include "report/plot.h"
 #include "report/report.h"
 

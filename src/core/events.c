@@ -1,6 +1,6 @@
 /* A run's events and the time they span, from the profiling counters. */
 #include "core/events.h"
-#include "core/grow.h"
+#include "model/grow.h"
 #include <stdlib.h>
 #include "core/clerr.h"
 

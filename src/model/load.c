@@ -6,7 +6,6 @@
  * cg_result_fields, so a field added to the model is read back too; a string key a row lacks reads as ""
  * (files written before `variant` existed load unchanged). */
 #include "model/load.h"
-#include "core/fs.h"
 #include "model/loadkeys.h"
 #include "model/fields.h"
 
@@ -26,24 +25,6 @@ int cg_load_fail(const cg_loader *l, const char *fmt, ...)
     if (used >= 0 && (size_t)used < l->errlen) vsnprintf(l->err + used, l->errlen - (size_t)used, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-/* The whole file, NUL-terminated, or NULL with err set. A directory, FIFO or device is refused before a byte
- * is read, without waiting for a writer (cg_fs_read_max). */
-static char *slurp(const cg_loader *l, size_t *len)
-{
-    char *buf = cg_fs_read_max(l->path, CG_LOAD_MAX_BYTES, len);
-    if (buf) return buf;
-    int e = errno;
-    if (e == EFBIG)
-        cg_load_fail(l,
-                     "cannot read: over the %u MiB a run file may have; give a run file written by "
-                     "`clgauge run --json`",
-                     CG_LOAD_MAX_BYTES >> 20);
-    else
-        cg_load_fail(l, "cannot read: %s%s", cg_fs_strerror(e),
-                     e == EISDIR || e == EINVAL ? "; give a run file written by `clgauge run --json`" : "");
-    return NULL;
 }
 
 /* An upper bound on the number of JSON values in text: every value but the first follows a '[', ',' or ':'
@@ -158,13 +139,10 @@ static cJSON *parse(const cg_loader *l, const char *text, size_t len)
     return top;
 }
 
-int cg_report_load(const char *path, cg_report *r, char *err, size_t errlen)
+int cg_report_parse(const char *path, const char *text, size_t len, cg_report *r, char *err, size_t errlen)
 {
     cg_loader l = {path, err, errlen, false, CG_SCHEMA_VERSION};
     cg_report_init(r);
-    size_t len = 0;
-    char *text = slurp(&l, &len);
-    if (!text) return -1;
     cJSON *top = parse(&l, text, len);
     int rc = -1;
     if (top && (rc = check_identity(&l, top)) == 0) {
@@ -174,6 +152,5 @@ int cg_report_load(const char *path, cg_report *r, char *err, size_t errlen)
         if (rc == 0) rc = cg_load_rows(&l, cJSON_GetObjectItemCaseSensitive(top, "results"), r);
     }
     cJSON_Delete(top);
-    free(text);
     return rc;
 }

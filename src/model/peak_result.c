@@ -1,7 +1,7 @@
 /* The peak result model: the growable array of rows and the status names (its field table is
  * cg_peak_fields, model/fields.c). */
 #include "model/peak_result.h"
-#include "core/grow.h"
+#include "model/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the names of rung statuses and the warning table (name and the generic message with its fix), which every
  * report format reads. */
 #include "model/result.h"
-#include "core/grow.h"
+#include "model/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>

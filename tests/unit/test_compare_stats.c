@@ -21,7 +21,7 @@
 #include "core/rng.h"
 #include "report/compare.h"
 #include "report/interval.h"
-#include "model/load.h"
+#include "cli/runfile.h"
 #include "report/report.h"
 
 static char tmpdir[64];

@@ -18,7 +18,7 @@
 #include "core/check.h"
 #include "core/clerr.h"
 #include "core/device.h"
-#include "core/grow.h"
+#include "model/grow.h"
 #include "core/log.h"
 #include "core/program.h"
 #include "core/rng.h"

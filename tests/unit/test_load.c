@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
-#include "model/load.h"
+#include "cli/runfile.h"
 #include "report/report.h"
 
 static char tmpdir[64];

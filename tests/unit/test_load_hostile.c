@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/load.h"
+#include "cli/runfile.h"
 #include "model/utf8.h"
 
 static char tmpdir[64], path[128];

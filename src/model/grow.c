@@ -1,5 +1,5 @@
 /* Doubling growth for the program's arrays. */
-#include "core/grow.h"
+#include "model/grow.h"
 #include <stdint.h>
 #include <stdlib.h>
 
