@@ -94,9 +94,9 @@ def validate(m):
             raise MutantError("%s: %s: run: must not set --kernel-dir, --json or the cache" % (w, m["id"]))
 
 
-def load_all():
+def load_all(where=HERE):
     mutants = []
-    for path in sorted(glob.glob(os.path.join(HERE, "*.mut"))):
+    for path in sorted(glob.glob(os.path.join(where, "*.mut"))):
         mutants += parse_file(path)
     seen = set()
     for m in mutants:
@@ -288,6 +288,8 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(prog="mutation.sh", description="Runs the kernel mutants of tests/mutation/ "
                                  "against clgauge's verification; exits 1 when a mutant expected to be caught "
                                  "survives (or does not build, hangs or crashes).")
+    ap.add_argument("--dir", metavar="DIR", default=HERE,
+                    help="read the mutants from DIR/*.mut (default: tests/mutation), e.g. an independent set")
     ap.add_argument("--quick", action="store_true", help="only the mutants marked quick: yes (the test suite)")
     ap.add_argument("--only", metavar="ID,...", help="only these mutants")
     ap.add_argument("--class", dest="klass", metavar="CLASS,...", help="only mutants of these classes")
@@ -324,7 +326,7 @@ def select(opts, mutants):
 def main(argv):
     opts = parse_args(argv)
     try:
-        mutants = select(opts, load_all())
+        mutants = select(opts, load_all(opts.dir))
         if opts.list or opts.apply_only:
             with tempfile.TemporaryDirectory(prefix="clgauge-mut-") as kdir:
                 for m in mutants:

@@ -170,7 +170,8 @@ static void fill_image(cg_rng *rng, uint8_t *x, size_t n)
  * its own count (a mislabelled or lost bin shows) and the input ends in the highest bins (a dropped tail
  * shows); lane i % 16 of each 16-byte vector adds 37 x lane to the bin, so that a uint4 kernel counting one
  * byte lane twice and another never changes the counts. Long runs of one bin also make a non-atomic update
- * lose counts wherever work-items run concurrently. */
+ * lose counts wherever work-items run concurrently. Bin 255 is kept for 8 single bytes spread over the input,
+ * each alone in its part of it, so that a merge that skips a bin a group counted once shows. */
 static void fill_exact(uint8_t *x, size_t n)
 {
     const double total = HIST_BINS * (HIST_BINS + 1) / 2.0;
@@ -179,8 +180,10 @@ static void fill_exact(uint8_t *x, size_t n)
         double at = (double)i * total / (double)n;
         while (b + 1 < HIST_BINS && (double)(b + 1) * (b + 2) / 2.0 <= at)
             b++;
-        x[i] = (uint8_t)((b + 37 * (i % 16)) & 0xFF);
+        x[i] = (uint8_t)((b + 37 * (i % 16)) % 255);
     }
+    for (size_t k = 0; k < 8; k++)
+        x[(size_t)((double)(2 * k + 1) * (double)n / 16.0)] = 255;
 }
 
 static void fill_pattern(const cg_run_opts *o, int pattern, uint8_t *x, size_t n)
