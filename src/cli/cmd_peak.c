@@ -12,6 +12,7 @@
 #include "cli/outputs.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/fs.h"
 #include "peak/peak.h"
 #include "peak/roofline.h"
 
@@ -44,11 +45,11 @@ static cg_status write_reports(const cg_opts *o, const cg_peak_report *rep, FILE
     if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
         cg_peak_report_text(rep, out);
     if (o->json && cg_peak_report_json(rep, o->json) != 0) {
-        CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
+        CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     if (o->csv && cg_peak_report_csv(rep, o->csv) != 0) {
-        CG_ERROR("cannot write --csv file %s: %s", o->csv, strerror(errno));
+        CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     return st;

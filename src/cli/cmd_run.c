@@ -17,6 +17,7 @@
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/fs.h"
 #include "core/program.h"
 #include "core/runner.h"
 #include "peak/roofline.h"
@@ -195,11 +196,11 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
     if (!o->quiet) cg_report_warnings(rep, stderr); /* one line per warning kind, with its fix */
     if (!o->quiet && o->estimate) cg_estimates_print(rep, &o->wopts, out);
     if (o->json && cg_report_json(rep, o->json) != 0) {
-        CG_ERROR("cannot write --json file %s: %s", o->json, strerror(errno));
+        CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     if (o->csv && cg_report_csv(rep, o->csv) != 0) {
-        CG_ERROR("cannot write --csv file %s: %s", o->csv, strerror(errno));
+        CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     if (o->html) st = cg_status_merge(st, cg_cmd_html_write(&rep, 1, o->html, rep->command_line));

@@ -232,6 +232,8 @@ const char *cg_fs_strerror(int err)
         return "not a regular file (a FIFO, device or socket)";
     case EFBIG:
         return "file too large";
+    case ENXIO:
+        return "nobody read this FIFO within 10 s (start its reader first)";
     default:
         return strerror(err);
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_LINKS 40 /* symbolic links followed before ELOOP, as the kernel does */
@@ -69,11 +70,34 @@ static int write_stdout(cg_safefile_emit emit, const void *ctx)
     return 0;
 }
 
+/* Opens an existing non-regular file for writing without blocking forever: a FIFO with no reader yet is
+ * retried for up to CG_SAFEFILE_FIFO_WAIT_S seconds (a reader started a little later is fine), then fails
+ * with ENXIO. Returns a stream in blocking mode, or NULL with errno set. */
+static FILE *open_in_place(const char *path)
+{
+    int fd = -1;
+    for (int tries = 0; tries <= CG_SAFEFILE_FIFO_WAIT_S * 10; tries++) {
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd >= 0 || errno != ENXIO) break;
+        struct timespec pause = {0, 100000000}; /* 0.1 s */
+        nanosleep(&pause, NULL);
+    }
+    if (fd < 0) return NULL;
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* A path that exists and is not a regular file (/dev/stdout, a FIFO, a device) is written in place: renaming
  * a temporary file over it would replace the device or link with a plain file. */
 static int write_in_place(const char *path, cg_safefile_emit emit, const void *ctx)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = open_in_place(path);
     if (!f) return -1;
     errno = 0;
     int rc = (emit(f, ctx) != 0 || fflush(f) != 0 || ferror(f)) ? -1 : 0;

@@ -9,12 +9,16 @@
 /* Writes the whole output to f; returns 0, or -1 with errno set. */
 typedef int (*cg_safefile_emit)(FILE *f, const void *ctx);
 
+/* How long a write to a FIFO waits for a reader before it fails with ENXIO, in seconds. */
+#define CG_SAFEFILE_FIFO_WAIT_S 10
+
 /* Writes path all-or-nothing. "-" writes to stdout (flushed). A path that exists and is not a regular file
- * (/dev/stdout, a FIFO, a device) is written in place and never removed or replaced. Otherwise symbolic links
- * are followed to the final target (a dangling link gets its target created), emit runs on a unique temporary
- * file in the target's directory (mkstemp: ".NAME.XXXXXX"), which gets the target's permission bits (a new
- * file: 0666 & ~umask) and is renamed over the target. On failure only that temporary file is removed: the
- * target keeps its old content. Returns 0, or -1 with errno from the failing step. */
+ * (/dev/stdout, a FIFO, a device) is written in place and never removed or replaced; a FIFO nobody reads
+ * within CG_SAFEFILE_FIFO_WAIT_S seconds fails with ENXIO instead of waiting forever. Otherwise symbolic
+ * links are followed to the final target (a dangling link gets its target created), emit runs on a unique
+ * temporary file in the target's directory (mkstemp: ".NAME.XXXXXX"), which gets the target's permission bits
+ * (a new file: 0666 & ~umask) and is renamed over the target. On failure only that temporary file is removed:
+ * the target keeps its old content. Returns 0, or -1 with errno from the failing step. */
 int cg_safefile_write(const char *path, cg_safefile_emit emit, const void *ctx);
 
 /* Checks, before any work, that cg_safefile_write(path) can succeed as far as the file system says: "-" is

@@ -3,6 +3,7 @@
  * from a run (names, why-lines, command lines, device strings) is HTML-escaped. Charts are drawn before the
  * file is opened, so a gnuplot failure leaves no file behind. */
 #include "report/html.h"
+#include "core/fs.h"
 #include "report/outfile.h"
 #include "report/plot.h"
 #include "report/units.h"
@@ -423,7 +424,7 @@ int cg_report_html(const cg_report *const *runs, size_t n, const char *generator
         if (rc != 0) {
             *io = true;
             snprintf(err, errlen, "cannot write --html file %s: %s; choose a writable path", path,
-                     strerror(errno));
+                     cg_fs_strerror(errno));
         }
     }
     for (size_t g = 0; g < p->ngroups; g++) {

@@ -81,6 +81,17 @@ if [ -w /dev/full ]; then
     check "the device is kept" -- test -c /dev/full
 fi
 
+# --- a FIFO: written when a reader comes, a clear error (never a hang) when none does within 10 s -----------
+mkfifo "$tmp/fifo.json"
+(cat "$tmp/fifo.json" >"$tmp/fifo-read.json") &
+reader=$!
+expect "--json to a FIFO with a reader" 0 "" -- "$bin" run reduction:naive "${tiny[@]}" -q --json "$tmp/fifo.json"
+wait "$reader"
+check "the reader got the JSON" -- grep -q '"schema_version"' "$tmp/fifo-read.json"
+expect "--json to a FIFO nobody reads: exit 5 within about 10 s" 5 "nobody read this FIFO" -- \
+    timeout 60 "$bin" run reduction:naive "${tiny[@]}" -q --json "$tmp/fifo.json"
+check "the FIFO is kept" -- test -p "$tmp/fifo.json"
+
 # --- options a workload does not take, numbers, "--" ------------------------------------------------------
 expect "--sigma without blur" 1 "sigma applies to the blur" -- "$bin" run reduction:naive "${tiny[@]}" --sigma 3
 expect "--seed ' -1'" 1 "non-negative integer" -- "$bin" run reduction:naive "${tiny[@]}" --seed " -1"
