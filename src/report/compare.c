@@ -3,8 +3,9 @@
  * side by side (which rung wins where, per group). The rule: a change of the median counts only when |new -
  * old| / old exceeds the threshold and the change is significant: the Mann–Whitney p-value of the two rows'
  * raw times is below CG_COMPARE_ALPHA and the bootstrap interval of median(new) / median(old) excludes 1.
- * A row without raw times (an older file) falls back to CG_COMPARE_NOISE_K * sqrt(sd_old^2 + sd_new^2) / old.
- * Rows are found through sorted indices (rowsort.h): O(n log n) in all, plus a bounded bootstrap per pair. */
+ * A row without raw times (an older file), or with fewer than CG_COMPARE_MIN_RUNS, falls back to
+ * CG_COMPARE_NOISE_K * sqrt(sd_old^2 + sd_new^2) / old. Rows are found through sorted indices (rowsort.h):
+ * O(n log n) in all, plus a bounded bootstrap per pair. */
 #include "report/compare.h"
 #include "core/ranktest.h"
 #include "core/resample.h"
@@ -120,10 +121,11 @@ typedef struct change {
     double delta, lo, hi, p, noise;
 } change;
 
-/* True when both rows carry raw times that agree with their run counts. */
+/* True when both rows carry raw times that agree with their run counts, at least CG_COMPARE_MIN_RUNS each. */
 static bool has_times(const cg_result *o, const cg_result *n)
 {
-    return o->times.n && o->times.n == o->runs && n->times.n && n->times.n == n->runs;
+    return o->times.n >= CG_COMPARE_MIN_RUNS && o->times.n == o->runs && n->times.n >= CG_COMPARE_MIN_RUNS &&
+           n->times.n == n->runs;
 }
 
 /* The statistics of c; false when out of memory (then the old rule is used). */

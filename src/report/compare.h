@@ -13,6 +13,9 @@
 /* For a row without raw times (a file written before times_s was kept): how many combined standard
  * deviations a change must exceed to count (besides the threshold). */
 #define CG_COMPARE_NOISE_K 2.0
+/* The fewest runs a side for the rank test: below 5 against 5, a two-sided Mann-Whitney p cannot fall under
+ * CG_COMPARE_ALPHA (4 against 4: 2/70 = 0.029), so such rows are judged by the noise rule instead. */
+#define CG_COMPARE_MIN_RUNS 5
 
 typedef enum cg_compare_result {
     CG_CMP_NO_MEMORY = -2,         /* out of memory: err says so */

@@ -69,6 +69,23 @@ PY
 expect "old file against a 50% slower rung: regressed by the old rule" 3 "^reduction:naive .*\+(49|50)\.[0-9]% .*REGRESSED" -- \
     "$bin" compare "$gpu" "$tmp/new50.json"
 
+# --- 3 runs a side: the rank test cannot reach p < 0.01, so the noise rule judges a 10x slowdown
+python3 - "$tmp/new.json" "$tmp/r3.json" "$tmp/r3slow.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+for x in rep["results"]:
+    x["times_s"] = x["times_s"][:3]
+    x["runs"] = 3
+json.dump(rep, open(sys.argv[2], "w"))
+x = next(r for r in rep["results"] if r["rung"] == "naive")
+x["times_s"] = [t * 10 for t in x["times_s"]]
+for k in ("t_min_s", "t_median_s", "t_mean_s", "t_max_s", "t_stddev_s"):
+    x[k] *= 10
+json.dump(rep, open(sys.argv[3], "w"))
+PY
+expect "3 runs a side, a 10x slower rung: regressed (noise rule)" 3 "^reduction:naive .*\+900\.0% .*REGRESSED" -- \
+    "$bin" compare "$tmp/r3.json" "$tmp/r3slow.json"
+
 # --- damaged times_s: exit 5, one line naming the field and the row
 bad() { # NAME PYTHON-EXPRESSION-FOR-times_s MESSAGE
     python3 - "$tmp/new.json" "$tmp/bad.json" "$2" <<'PY'
