@@ -120,8 +120,9 @@ static bool safe_path(const char *s)
            strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,") == strlen(s);
 }
 
-/* Creates the directory and installs the handlers (signals blocked meanwhile, so that a signal sees either
- * nothing or the whole directory name). SIGHUP or SIGINT ignored by the caller (nohup) stay ignored. */
+/* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable) and installs the
+ * handlers (signals blocked meanwhile, so that a signal sees either nothing or the whole directory name).
+ * SIGHUP or SIGINT ignored by the caller (nohup) stay ignored. */
 static bool make_tmp(void)
 {
     const char *base = getenv("TMPDIR");
@@ -130,6 +131,10 @@ static bool make_tmp(void)
     block_signals(&old);
     snprintf(live.dir, sizeof live.dir, "%s/clgauge-plot-XXXXXX", base);
     bool ok = mkdtemp(live.dir) != NULL;
+    if (!ok && strcmp(base, "/tmp") != 0) { /* an unusable TMPDIR: /tmp, as for an unsafe one */
+        snprintf(live.dir, sizeof live.dir, "/tmp/clgauge-plot-XXXXXX");
+        ok = mkdtemp(live.dir) != NULL;
+    }
     if (ok) {
         snprintf(live.gp, sizeof live.gp, "%s/plot.gp", live.dir);
         snprintf(live.dat, sizeof live.dat, "%s/plot.dat", live.dir);
@@ -347,7 +352,9 @@ char *cg_plot_render(const char *script, const char *data, const char *attrs, in
     double timeout;
     if (!cg_plot_timeout(&timeout, err, errlen)) return NULL;
     if (!make_tmp()) {
-        snprintf(err, errlen, "cannot create a temporary directory for gnuplot: %s; set TMPDIR",
+        snprintf(err, errlen,
+                 "cannot create a temporary directory for gnuplot in $TMPDIR or /tmp: %s; set TMPDIR to a "
+                 "writable directory",
                  strerror(errno));
         return NULL;
     }

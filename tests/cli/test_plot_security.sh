@@ -192,4 +192,9 @@ for sig in TERM INT HUP; do
     check "SIG$sig: no page written" -- test ! -e "$tmp/sig.html"
 done
 
+# --- an unusable TMPDIR: the charts are drawn in /tmp instead
+expect "TMPDIR that does not exist: the page is still written" 0 "" -- \
+    env TMPDIR="$tmp/no/such/dir" "$bin" report "$tmp/base.json" --html "$tmp/tmpdir.html"
+check "TMPDIR that does not exist: both charts drawn" -- test "$(grep -c '<svg' "$tmp/tmpdir.html")" -ge 2
+
 done_tests
