@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "core/clerr.h"
@@ -50,12 +51,17 @@ cg_status cg_program_check_sources(const char *kernel_dir, const char *const *fi
             CG_ERROR("--kernel-dir %s: path too long", kernel_dir);
             return CG_E_USAGE;
         }
-        int fd = cg_fs_open_regular(path, NULL);
+        struct stat sb;
+        int fd = cg_fs_open_regular(path, &sb);
+        if (fd >= 0 && (uint64_t)sb.st_size > CG_SOURCE_MAX) {
+            close(fd);
+            fd = -1;
+            errno = EFBIG;
+        }
         if (fd < 0) {
-            CG_ERROR(
-                "cannot read kernel source %s: %s (--kernel-dir must hold %s as a readable regular file; "
-                "copy it from the source tree, src/workloads/*/)",
-                path, cg_fs_strerror(errno), files[i]);
+            CG_ERROR("cannot read kernel source %s: %s (--kernel-dir must hold %s as a readable regular file "
+                     "of at most 16 MiB; copy it from the source tree, src/workloads/*/)",
+                     path, cg_fs_strerror(errno), files[i]);
             return CG_E_IO;
         }
         close(fd);

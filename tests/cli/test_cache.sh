@@ -104,6 +104,12 @@ mkfifo "$kd/reduction.cl"
 expect "--kernel-dir reduction.cl a FIFO: no hang" 5 "reduction.cl: not a regular file" -- \
     "$bin" "${tiny[@]}" --kernel-dir "$kd"
 rm -f "$kd/reduction.cl"
+echo old >"$tmp/prev.json"
+truncate -s 17M "$kd/reduction.cl"
+expect "--kernel-dir reduction.cl of 17 MiB: refused before running" 5 "reduction.cl: file too large" -- \
+    "$bin" "${tiny[@]}" --kernel-dir "$kd" --json "$tmp/prev.json"
+check "--kernel-dir too large: the old report is kept" -- grep -qx old "$tmp/prev.json"
+rm -f "$kd/reduction.cl"
 : >"$kd/reduction.cl"
 expect "--kernel-dir empty .cl names the kernel and the file" 4 \
     "kernel '[a-z_0-9]+' not found in $(re_quote "$kd")/reduction.cl \(empty file" -- \
