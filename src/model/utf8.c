@@ -38,10 +38,14 @@ size_t cg_utf8_cut(const char *s, size_t n)
     return n - start < need ? start : n;
 }
 
-/* Is the character at s (len bytes, valid) a control character? */
+/* Is the character at s (len bytes, valid) a control character, or a bidirectional override or isolate
+ * (U+202A..U+202E, U+2066..U+2069: they reorder what a terminal or page shows after them)? */
 static bool is_control(const unsigned char *s, size_t len)
 {
     if (len == 1) return s[0] < 0x20 || s[0] == 0x7F;
+    if (len == 3 && s[0] == 0xE2)
+        return (s[1] == 0x80 && s[2] >= 0xAA && s[2] <= 0xAE) ||
+               (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9);
     return len == 2 && s[0] == 0xC2 && s[1] < 0xA0; /* U+0080..U+009F, C1 controls (CSI is U+009B) */
 }
 

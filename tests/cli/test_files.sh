@@ -104,6 +104,13 @@ expect "short options -s -r -w" 0 "^reduction:naive +OK" -- "$bin" run reduction
 expect "-j writes JSON" 0 '"schema_version"' -- "$bin" run reduction:naive "${tiny[@]}" -q -j -
 expect "unknown short option" 1 "unknown option '-z'" -- "$bin" run reduction:naive -z
 
+# --- terminal escapes and bidi overrides in arguments and the environment never reach stderr raw
+expect "an escape sequence in a workload name" 1 "unknown workload '\?\[2Jsaxpy'" -- "$bin" run $'\e[2Jsaxpy'
+check "no ESC byte on stderr" -- bash -c '! grep -q $'"'"'\x1b'"'"' "$1"' _ "$last_stderr"
+expect "an escape sequence in CLGAUGE_DEVICE" 2 "no device matches '\?\[31m'" -- \
+    env CLGAUGE_DEVICE=$'\e[31m' "$bin" run reduction:naive "${tiny[@]}"
+expect "a right-to-left override in a command" 1 "unknown command 'a\?b'" -- "$bin" $'a\u202eb'
+
 # --- PNG input with a palette and tRNS -------------------------------------------------------------------
 expect "palette + tRNS picture accepted" 0 "^filter3x3:u8-buf-div +OK" -- \
     "$bin" run filter3x3:u8-buf-div --runs 1 --warmup 0 --input "$TESTDATA/palette_trns_4x2.png"

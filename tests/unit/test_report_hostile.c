@@ -42,6 +42,14 @@ static void test_clean(void **state)
     assert_string_equal(out, "?[31mred?1m? x ");
     assert_true(cg_utf8_clean(out, sizeof out, "\x1b[31m", false)); /* controls kept without the flag */
     assert_string_equal(out, "\x1b[31m");
+    /* bidirectional overrides and isolates (U+202E, U+2066) become '?'; a neighbour (U+2030 per mille) stays
+     */
+    assert_false(cg_utf8_clean(out, sizeof out,
+                               "a\xe2\x80\xae"
+                               "b\xe2\x81\xa6"
+                               "c\xe2\x80\xb0",
+                               true));
+    assert_string_equal(out, "a?b?c\xe2\x80\xb0");
     assert_false(cg_utf8_clean(out, 4, "ab\xc3\xa9", true)); /* e-acute does not fit in 4 bytes with NUL */
     assert_string_equal(out, "ab");
 }
