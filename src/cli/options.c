@@ -344,6 +344,22 @@ static cg_status set_value(const cg_opt_row *r, const char *val, cg_opts *o)
     return CG_OK;
 }
 
+/* The rows already given in this parse: an option given twice is refused rather than one copy silently
+ * winning (`--json a --json b` would otherwise write b only). */
+static const cg_opt_row *given[64];
+static size_t n_given;
+
+static cg_status once(const cg_opt_row *r)
+{
+    for (size_t k = 0; k < n_given; k++)
+        if (given[k] == r || !strcmp(given[k]->name, r->name)) { /* -j and --json may be two rows */
+            CG_ERROR("--%s is given twice: give it once", r->name);
+            return CG_E_USAGE;
+        }
+    if (n_given < sizeof given / sizeof given[0]) given[n_given++] = r;
+    return CG_OK;
+}
+
 static cg_status parse_option(int argc, char **argv, int *i, cg_opts *o)
 {
     const char *a = argv[*i] + 2, *eq = strchr(a, '=');
@@ -354,6 +370,7 @@ static cg_status parse_option(int argc, char **argv, int *i, cg_opts *o)
                  commands[o->command].name, commands[o->command].name);
         return CG_E_USAGE;
     }
+    if (once(r) != CG_OK) return CG_E_USAGE;
     if (r->kind == CG_ARG_FLAG) {
         if (eq) {
             CG_ERROR("--%s takes no value", r->name);
@@ -380,6 +397,7 @@ static cg_status parse_short(int argc, char **argv, int *i, cg_opts *o)
             a[1], commands[o->command].name, commands[o->command].name);
         return CG_E_USAGE;
     }
+    if (once(r) != CG_OK) return CG_E_USAGE;
     if (r->kind == CG_ARG_FLAG) {
         if (a[2]) {
             CG_ERROR("-%c (--%s) takes no value, not '%s'", a[1], r->name, a + 2);
@@ -447,6 +465,7 @@ static cg_status parse_command(const char *s, cg_opts *o)
 cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
 {
     defaults(o);
+    n_given = 0;
     if (cg_opt_table_check() != CG_OK) return CG_E_RUNTIME;
     if (argc < 2) {
         o->help = true;

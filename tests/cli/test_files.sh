@@ -102,6 +102,10 @@ expect "-- ends the options" 0 "^reduction:naive +OK" -- "$bin" run "${tiny[@]}"
 expect "-- then an option-like word is a workload" 1 "unknown workload" -- "$bin" run --runs 1 -- --runs
 expect "short options -s -r -w" 0 "^reduction:naive +OK" -- "$bin" run reduction:naive -s 4096 -r1 -w 0
 expect "-j writes JSON" 0 '"schema_version"' -- "$bin" run reduction:naive "${tiny[@]}" -q -j -
+expect "--json given twice: refused" 1 "--json is given twice: give it once" -- \
+    "$bin" run reduction:naive "${tiny[@]}" --json "$tmp/a.json" --json "$tmp/b.json"
+check "--json given twice: nothing written" -- test ! -e "$tmp/a.json" -a ! -e "$tmp/b.json"
+expect "-j then --json: refused" 1 "--json is given twice" -- "$bin" run reduction:naive -j - --json -
 expect "unknown short option" 1 "unknown option '-z'" -- "$bin" run reduction:naive -z
 
 # --- terminal escapes and bidi overrides in arguments and the environment never reach stderr raw

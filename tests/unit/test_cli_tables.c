@@ -93,14 +93,20 @@ static void test_option_rows(void **state)
 static void test_wopt_store(void **state)
 {
     (void)state;
-    char *argv[] = {"clgauge",  "run",    "blur,histogram,convolution",
-                    "--sigma",  "2.5",    "--pattern=allequal",
-                    "--filter", "3,5x3",  "--sigma",
-                    "3",        "--runs", "2"};
+    char *argv[] = {"clgauge",
+                    "run",
+                    "blur,histogram,convolution",
+                    "--pattern=allequal",
+                    "--filter",
+                    "3,5x3",
+                    "--sigma",
+                    "3",
+                    "--runs",
+                    "2"};
     cg_opts o;
     assert_int_equal(cg_opts_parse((int)(sizeof argv / sizeof argv[0]), argv, &o), CG_OK);
     assert_int_equal(o.wopts.n, 3);
-    assert_true(cg_wopts_number(&o.wopts, "sigma", 5) == 3.0); /* the last given wins */
+    assert_true(cg_wopts_number(&o.wopts, "sigma", 5) == 3.0);
     assert_string_equal(cg_wopts_find(&o.wopts, "pattern")->text, "allequal");
     assert_string_equal(cg_wopts_find(&o.wopts, "filter")->text, "3,5x3");
     assert_null(cg_wopts_find(&o.wopts, "runs"));
@@ -108,6 +114,9 @@ static void test_wopt_store(void **state)
     assert_int_equal(o.runs, 2);
     char *bad[] = {"clgauge", "run", "blur", "--sigma", "-2"};
     assert_int_equal(cg_opts_parse(5, bad, &o), CG_E_USAGE);
+    char *twice[] = {"clgauge", "run",     "blur", "--sigma",
+                     "2.5",     "--sigma", "3"}; /* refused, never "last wins" */
+    assert_int_equal(cg_opts_parse(7, twice, &o), CG_E_USAGE);
     cg_wopts s = {0};
     for (int i = 0; i < CG_WOPTS_MAX; i++)
         assert_non_null(cg_wopts_set(&s, t_names[i]));
