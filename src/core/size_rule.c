@@ -120,7 +120,17 @@ cg_status cg_size_pick(const cg_ctx *ctx, const cg_size_rule *r, const cg_run_op
             return CG_E_USAGE;
         }
         cg_status st = cg_png_read_size(o->input, w, h);
-        return st == CG_OK ? cg_size_check(ctx, r, *w, *h) : st;
+        if (st != CG_OK) return st;
+        if ((double)*w * (double)*h > (double)r->max_count || *w > side_max(r) || *h > side_max(r)) {
+            char lim[32];
+            limit_text(r->max_count, lim, sizeof lim);
+            CG_ERROR(
+                "%s: --input %s is %zux%zu pixels, more than the %s the kernels can index: give a smaller "
+                "picture",
+                r->workload, o->input, *w, *h, lim);
+            return CG_E_USAGE;
+        }
+        return cg_size_check(ctx, r, *w, *h);
     }
     if (r->dims == 1 && s->dims == 2) {
         CG_ERROR("%s takes a count of %s, not a 2D size: use e.g. --size 16M", r->workload, r->unit);

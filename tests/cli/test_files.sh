@@ -115,6 +115,10 @@ expect "an escape sequence in CLGAUGE_DEVICE" 2 "no device matches '\?\[31m'" --
     env CLGAUGE_DEVICE=$'\e[31m' "$bin" run reduction:naive "${tiny[@]}"
 expect "a right-to-left override in a command" 1 "unknown command 'a\?b'" -- "$bin" $'a\u202eb'
 
+# --- a PNG whose header declares 10^12 pixels: refused from the header, naming the file, not --size
+expect "--input declaring 1000000x1000000 pixels" 1 "--input .*seed-huge-header.png is 1000000x1000000 pixels.*give a smaller picture" -- \
+    "$bin" run filter3x3:u8-buf-div --runs 1 --warmup 0 --input "$TESTDATA/../fuzz/corpus/png/seed-huge-header.png"
+
 # --- PNG input with a palette and tRNS -------------------------------------------------------------------
 expect "palette + tRNS picture accepted" 0 "^filter3x3:u8-buf-div +OK" -- \
     "$bin" run filter3x3:u8-buf-div --runs 1 --warmup 0 --input "$TESTDATA/palette_trns_4x2.png"
