@@ -12,6 +12,7 @@
 #include "cli/outputs.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "core/fs.h"
 #include "peak/peak.h"
 #include "peak/roofline.h"
@@ -44,12 +45,17 @@ static cg_status write_reports(const cg_opts *o, const cg_peak_report *rep, FILE
     cg_status st = CG_OK;
     if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
         cg_peak_report_text(rep, out);
+    cg_safefile_batch_begin(); /* the report files are replaced together, or none of them */
     if (o->json && cg_peak_report_json(rep, o->json) != 0) {
         CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     if (o->csv && cg_peak_report_csv(rep, o->csv) != 0) {
         CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
+        st = CG_E_IO;
+    }
+    if (cg_safefile_batch_end(st == CG_OK) != 0) {
+        CG_ERROR("cannot put the report files in place: %s", cg_fs_strerror(errno));
         st = CG_E_IO;
     }
     return st;

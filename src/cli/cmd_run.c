@@ -17,6 +17,7 @@
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "core/fs.h"
 #include "core/program.h"
 #include "core/runner.h"
@@ -195,6 +196,7 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
         cg_report_text(rep, out);
     if (!o->quiet) cg_report_warnings(rep, stderr); /* one line per warning kind, with its fix */
     if (!o->quiet && o->estimate) cg_estimates_print(rep, &o->wopts, out);
+    cg_safefile_batch_begin(); /* the report files are replaced together, or none of them */
     if (o->json && cg_report_json(rep, o->json) != 0) {
         CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
         st = CG_E_IO;
@@ -204,6 +206,10 @@ static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out
         st = CG_E_IO;
     }
     if (o->html) st = cg_status_merge(st, cg_cmd_html_write(&rep, 1, o->html, rep->command_line));
+    if (cg_safefile_batch_end(st == CG_OK) != 0) {
+        CG_ERROR("cannot put the report files in place: %s", cg_fs_strerror(errno));
+        st = CG_E_IO;
+    }
     return st;
 }
 

@@ -130,12 +130,12 @@ char *cg_fs_read(const char *path, size_t *len)
     return cg_fs_read_max(path, CG_FS_READ_MAX, len);
 }
 
-/* The temporary file being written (cg_fs_tmp_create .. cg_fs_tmp_done): a SIGINT, SIGTERM or SIGHUP
- * meanwhile removes it before the signal takes its former course (the handlers are installed only for that
- * time; a signal the process ignores, as under nohup, stays ignored). One at a time: the writers never nest.
- */
-static char pending_tmp[4096];
-static volatile sig_atomic_t pending;
+/* The temporary files being written or waiting to be renamed (cg_fs_tmp_create .. cg_fs_tmp_done): a SIGINT,
+ * SIGTERM or SIGHUP meanwhile removes them before the signal takes its former course. The handlers are
+ * installed while at least one exists; a signal the process ignores, as under nohup, stays ignored. */
+static char pending_tmp[CG_FS_TMP_MAX][4096];
+static volatile sig_atomic_t pending[CG_FS_TMP_MAX];
+static int n_pending;
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
 static struct sigaction saved[NCAUGHT];
@@ -144,51 +144,73 @@ static bool installed[NCAUGHT];
 /* Async-signal-safe only. */
 static void on_signal(int sig)
 {
-    if (pending) unlink(pending_tmp);
+    for (int k = 0; k < CG_FS_TMP_MAX; k++)
+        if (pending[k]) unlink(pending_tmp[k]);
     for (size_t i = 0; i < NCAUGHT; i++)
         if (caught[i] == sig) sigaction(sig, &saved[i], NULL);
     raise(sig);
 }
 
-int cg_fs_tmp_create(const char *tmpl)
+static void handlers(bool on)
 {
-    if (snprintf(pending_tmp, sizeof pending_tmp, "%s", tmpl) >= (int)sizeof pending_tmp) {
+    if (on) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigfillset(&sa.sa_mask);
+        for (size_t i = 0; i < NCAUGHT; i++)
+            installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
+                           sigaction(caught[i], &sa, NULL) == 0;
+    } else
+        for (size_t i = 0; i < NCAUGHT; i++)
+            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+}
+
+int cg_fs_tmp_create(const char *tmpl, int *slot)
+{
+    int k = 0;
+    while (k < CG_FS_TMP_MAX && pending[k])
+        k++;
+    if (k == CG_FS_TMP_MAX) {
+        errno = EMFILE;
+        return -1;
+    }
+    if (snprintf(pending_tmp[k], sizeof pending_tmp[k], "%s", tmpl) >= (int)sizeof pending_tmp[k]) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old); /* a signal sees no file or the whole name */
-    for (size_t i = 0; i < NCAUGHT; i++)
-        installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
-                       sigaction(caught[i], &sa, NULL) == 0;
-    int fd = mkstemp(pending_tmp), e = errno; /* mode 0600 */
-    pending = fd >= 0;
-    if (fd < 0)
-        for (size_t i = 0; i < NCAUGHT; i++)
-            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    if (n_pending == 0) handlers(true);
+    int fd = mkstemp(pending_tmp[k]), e = errno; /* mode 0600 */
+    if (fd >= 0) {
+        pending[k] = 1;
+        n_pending++;
+        *slot = k;
+    } else if (n_pending == 0)
+        handlers(false);
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return fd;
 }
 
-const char *cg_fs_tmp_name(void)
+const char *cg_fs_tmp_name(int slot)
 {
-    return pending_tmp;
+    return pending_tmp[slot];
 }
 
-void cg_fs_tmp_done(bool keep)
+void cg_fs_tmp_done(int slot, bool keep)
 {
-    if (!pending) return;
+    if (slot < 0 || slot >= CG_FS_TMP_MAX || !pending[slot]) return;
     int e = errno;
-    if (!keep) unlink(pending_tmp);
-    pending = 0;
-    for (size_t i = 0; i < NCAUGHT; i++)
-        if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    if (!keep) unlink(pending_tmp[slot]);
+    pending[slot] = 0;
+    if (--n_pending == 0) handlers(false);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
 }
 
@@ -213,12 +235,12 @@ bool cg_fs_write_atomic(const char *path, const void *data, size_t n)
         errno = ENAMETOOLONG;
         return false;
     }
-    int fd = cg_fs_tmp_create(tmpl), e = fd < 0 ? errno : 0;
+    int slot = -1, fd = cg_fs_tmp_create(tmpl, &slot), e = 0;
     if (fd < 0) return false;
     e = write_fd(fd, data, n);
     if (close(fd) != 0 && !e) e = errno;
-    if (!e && rename(cg_fs_tmp_name(), path) != 0) e = errno;
-    cg_fs_tmp_done(!e); /* renamed: nothing left to remove */
+    if (!e && rename(cg_fs_tmp_name(slot), path) != 0) e = errno;
+    cg_fs_tmp_done(slot, !e); /* renamed: nothing left to remove */
     errno = e;
     return !e;
 }

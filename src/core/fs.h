@@ -29,14 +29,17 @@ char *cg_fs_read_max(const char *path, size_t max, size_t *len);
 /* cg_fs_read_max(path, CG_FS_READ_MAX, len). */
 char *cg_fs_read(const char *path, size_t *len);
 
+/* How many guarded temporary files may exist at once (a run's reports are staged together). */
+#define CG_FS_TMP_MAX 8
 /* A unique temporary file from a mkstemp template ("DIR/NAME.XXXXXX", mode 0600), guarded: until
- * cg_fs_tmp_done, SIGINT, SIGTERM and SIGHUP remove it before taking their former course. Returns the open
- * fd, or -1 with errno set (no file, no handlers left). One guarded file at a time. */
-int cg_fs_tmp_create(const char *tmpl);
-/* The name cg_fs_tmp_create made (valid until the next call). */
-const char *cg_fs_tmp_name(void);
-/* Ends the guard: keep true once the file was renamed away, false to remove it. Keeps errno. */
-void cg_fs_tmp_done(bool keep);
+ * cg_fs_tmp_done(*slot, ...), SIGINT, SIGTERM and SIGHUP remove it (and every other guarded one) before
+ * taking their former course. Returns the open fd and its slot, or -1 with errno set (EMFILE when
+ * CG_FS_TMP_MAX are open; no file is left). */
+int cg_fs_tmp_create(const char *tmpl, int *slot);
+/* The name cg_fs_tmp_create made for slot. */
+const char *cg_fs_tmp_name(int slot);
+/* Ends the guard of slot: keep true once the file was renamed away, false to remove it. Keeps errno. */
+void cg_fs_tmp_done(int slot, bool keep);
 
 /* Replaces `path` with n bytes of data so that it is never seen half-written: writes a temporary file made
  * by mkstemp in the same directory (mode 0600), fsyncs it and renames it over path; the temporary is removed

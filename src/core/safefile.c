@@ -17,6 +17,14 @@
 
 #define MAX_LINKS 40 /* symbolic links followed before ELOOP, as the kernel does */
 
+/* The outputs written since cg_safefile_batch_begin: finished temporary files waiting for their rename. */
+static struct {
+    bool on;
+    int n;
+    int slot[CG_FS_TMP_MAX];
+    char real[CG_FS_TMP_MAX][PATH_MAX];
+} batch;
+
 static int fail_errno(int err)
 {
     errno = err;
@@ -156,21 +164,51 @@ int cg_safefile_write(const char *path, cg_safefile_emit emit, const void *ctx)
     char real[PATH_MAX], tmp[PATH_MAX];
     if (resolve(path, real, sizeof real) != 0 || temp_name(real, tmp, sizeof tmp) != 0) return -1;
     mode_t mode = target_mode(real);
-    int fd = cg_fs_tmp_create(tmp); /* a signal meanwhile removes it */
+    int slot = -1, fd = cg_fs_tmp_create(tmp, &slot); /* a signal meanwhile removes it */
     if (fd < 0) return -1;
     if (fchmod(fd, mode) != 0) {
         int err = errno;
         close(fd);
-        cg_fs_tmp_done(false);
+        cg_fs_tmp_done(slot, false);
         return fail_errno(err);
     }
-    if (emit_to(fd, emit, ctx) != 0 || rename(cg_fs_tmp_name(), real) != 0) {
+    if (emit_to(fd, emit, ctx) != 0) {
         int err = errno;
-        cg_fs_tmp_done(false); /* ours: mkstemp created it */
+        cg_fs_tmp_done(slot, false); /* ours: mkstemp created it */
         return fail_errno(err);
     }
-    cg_fs_tmp_done(true);
+    if (batch.on && batch.n < CG_FS_TMP_MAX) { /* renamed at cg_safefile_batch_end */
+        batch.slot[batch.n] = slot;
+        snprintf(batch.real[batch.n++], PATH_MAX, "%s", real);
+        return 0;
+    }
+    if (rename(cg_fs_tmp_name(slot), real) != 0) {
+        int err = errno;
+        cg_fs_tmp_done(slot, false);
+        return fail_errno(err);
+    }
+    cg_fs_tmp_done(slot, true);
     return 0;
+}
+
+void cg_safefile_batch_begin(void)
+{
+    batch.on = true;
+    batch.n = 0;
+}
+
+int cg_safefile_batch_end(bool commit)
+{
+    int rc = 0, err = 0;
+    for (int k = 0; k < batch.n; k++) {
+        bool moved = commit && rename(cg_fs_tmp_name(batch.slot[k]), batch.real[k]) == 0;
+        if (commit && !moved && !err) err = errno, rc = -1;
+        cg_fs_tmp_done(batch.slot[k], moved);
+    }
+    batch.on = false;
+    batch.n = 0;
+    if (rc) errno = err;
+    return rc;
 }
 
 int cg_safefile_check(const char *path)

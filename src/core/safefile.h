@@ -21,6 +21,14 @@ typedef int (*cg_safefile_emit)(FILE *f, const void *ctx);
  * the target keeps its old content. Returns 0, or -1 with errno from the failing step. */
 int cg_safefile_write(const char *path, cg_safefile_emit emit, const void *ctx);
 
+/* A set of outputs all-or-nothing: after cg_safefile_batch_begin, cg_safefile_write leaves each regular
+ * file's finished temporary file in place (guarded against signals); cg_safefile_batch_end(true) renames them
+ * all over their targets, cg_safefile_batch_end(false) removes them, so that when one output of a run fails,
+ * no other report the user had is replaced. Outputs written in place (stdout, a FIFO, a device) are not held
+ * back. batch_end returns 0, or -1 with errno of the first rename that failed. */
+void cg_safefile_batch_begin(void);
+int cg_safefile_batch_end(bool commit);
+
 /* Checks, before any work, that cg_safefile_write(path) can succeed as far as the file system says: "-" is
  * fine; an existing non-regular file (FIFO, device) must be writable; otherwise the symlink-resolved target
  * must not be a directory (EISDIR), an existing target must be writable (EACCES), its directory must exist

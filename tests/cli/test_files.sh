@@ -81,6 +81,15 @@ if [ -w /dev/full ]; then
     check "the device is kept" -- test -c /dev/full
 fi
 
+# --- the report files of a run are replaced together or not at all
+if [ -w /dev/full ]; then
+    echo old >"$tmp/set.json"
+    expect "--json FILE --csv /dev/full: exit 5" 5 "cannot write --csv file /dev/full" -- \
+        "$bin" run reduction:naive "${tiny[@]}" -q --json "$tmp/set.json" --csv /dev/full
+    check "the JSON the user had is kept when the CSV fails" -- grep -qx old "$tmp/set.json"
+    check "no temporary file left" -- bash -c '! ls -a "$1" | grep -q "^\.set\.json\."' _ "$tmp"
+fi
+
 # --- a FIFO: written when a reader comes, a clear error (never a hang) when none does within 10 s -----------
 mkfifo "$tmp/fifo.json"
 (cat "$tmp/fifo.json" >"$tmp/fifo-read.json") &
