@@ -115,6 +115,17 @@ static bool cache_path(const cg_ctx *ctx, cg_cache_key k, char *path, size_t len
     return true;
 }
 
+/* One warning per run (this process) for damaged cache entries, however many there are: each is rebuilt. */
+static void warn_damaged(const char *path, const char *why)
+{
+    static bool warned;
+    if (warned) return;
+    warned = true;
+    CG_WARN("program cache file %s: %s; rebuilding it from source (any other damaged entry of this run is "
+            "rebuilt without a warning)",
+            path, why);
+}
+
 /* Tries the cached binary; true when *out is a built program. */
 static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, const char *options,
                        cl_program *out)
@@ -123,7 +134,7 @@ static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, cons
     size_t n;
     char why[128];
     if (!cg_cache_load(path, k, &bin, &n, why, sizeof why)) {
-        if (strcmp(why, "missing")) CG_WARN("program cache file %s: %s; rebuilding from source", path, why);
+        if (strcmp(why, "missing")) warn_damaged(path, why);
         return false;
     }
     cl_int err, bst;
@@ -136,7 +147,7 @@ static bool try_cached(const cg_ctx *ctx, const char *path, cg_cache_key k, cons
         return true;
     }
     if (p) clReleaseProgram(p);
-    CG_WARN("program cache file %s: the driver refused the binary; rebuilding from source", path);
+    warn_damaged(path, "the driver refused the binary");
     return false;
 }
 

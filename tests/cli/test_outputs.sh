@@ -180,8 +180,8 @@ check "cache: corrupt files: a warning with 'rebuilding' on stderr" -- grep -q "
 check "cache: corrupt files: each warning is one line naming the file" -- awk '
     /rebuilding/ && !/^clgauge: warning: program cache file .*\/programs\/[0-9a-f]+\.bin: / { print; bad = 1 }
     END { exit bad }' "$last_stderr"
-check "cache: corrupt files: one warning per file" -- \
-    test "$(grep -c rebuilding "$last_stderr")" -eq "${#bins[@]}"
+check "cache: corrupt files: one warning per run, however many files" -- \
+    test "$(grep -c rebuilding "$last_stderr")" -eq 1
 check "cache: corrupt files: results still verified" -- python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
