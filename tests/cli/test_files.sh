@@ -122,7 +122,7 @@ expect "an escape sequence in a workload name" 1 "unknown workload '\?\[2Jsaxpy'
 check "no ESC byte on stderr" -- bash -c '! grep -q $'"'"'\x1b'"'"' "$1"' _ "$last_stderr"
 expect "an escape sequence in CLGAUGE_DEVICE" 2 "no device matches '\?\[31m'" -- \
     env CLGAUGE_DEVICE=$'\e[31m' "$bin" run reduction:naive "${tiny[@]}"
-expect "a right-to-left override in a command" 1 "unknown command 'a\?b'" -- "$bin" $'a\u202eb'
+expect "a right-to-left override in a command" 1 "unknown command 'a\?b'" -- "$bin" $'a\xe2\x80\xaeb'
 
 # --- a PNG whose header declares 10^12 pixels: refused from the header, naming the file, not --size
 expect "--input declaring 1000000x1000000 pixels" 1 "--input .*seed-huge-header.png is 1000000x1000000 pixels.*give a smaller picture" -- \
