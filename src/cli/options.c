@@ -267,8 +267,11 @@ static const cg_opt_row *find_short(char c, cg_command cmd)
 
 /* A number must start with a digit (a '.' too for a real): strtol and friends would skip blanks and take a
  * sign, so that " -1" became 2^64-1 as a seed. */
+/* A number the way a person writes one: it starts with a digit (or '.' for a real), and a real is decimal
+ * (strtod would also take hex "0x5", "inf" and "nan"). */
 static bool number_start(const cg_opt_row *r, const char *val)
 {
+    if (r->kind == CG_ARG_DBL && strpbrk(val, "xXnNiI")) return false;
     return isdigit((unsigned char)val[0]) || (r->kind == CG_ARG_DBL && val[0] == '.');
 }
 

@@ -83,6 +83,10 @@ cg_status cg_targets_parse(const char *spec, cg_targets *t)
         }
         cg_status st = add_one(p, len, t);
         if (st != CG_OK) return st;
+        if (p[len] == ',' && !p[len + 1]) { /* "saxpy,": a forgotten item, not a list of one */
+            CG_ERROR("empty item at the end of workload list '%s'; drop the last comma", spec);
+            return CG_E_USAGE;
+        }
         p += len + (p[len] == ',');
     }
     return CG_OK;

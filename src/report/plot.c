@@ -43,12 +43,12 @@ bool cg_plot_timeout(double *seconds, char *err, size_t errlen)
     *seconds = CG_PLOT_TIMEOUT_DEFAULT;
     if (!v || !*v) return true;
     double s = strtod(v, &end);
-    if (end != v && !*end && s > 0 && s <= 86400) {
+    if (end != v && !*end && !strpbrk(v, "xXnNiI") && s >= 0.1 && s <= 86400) { /* decimal seconds */
         *seconds = s;
         return true;
     }
     snprintf(err, errlen,
-             "%s=%.40s is not a number of seconds: set it to a number above 0 (at most 86400), or unset it",
+             "%s=%.40s is not a number of seconds: set it to a decimal number from 0.1 to 86400, or unset it",
              CG_PLOT_TIMEOUT_ENV, v);
     return false;
 }

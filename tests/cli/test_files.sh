@@ -115,6 +115,9 @@ expect "--json given twice: refused" 1 "--json is given twice: give it once" -- 
     "$bin" run reduction:naive "${tiny[@]}" --json "$tmp/a.json" --json "$tmp/b.json"
 check "--json given twice: nothing written" -- test ! -e "$tmp/a.json" -a ! -e "$tmp/b.json"
 expect "-j then --json: refused" 1 "--json is given twice" -- "$bin" run reduction:naive -j - --json -
+expect "--sigma in hex refused" 1 "--sigma expects a positive number, not '0x5'" -- "$bin" run blur --sigma 0x5
+expect "a trailing comma in the workload list" 1 "empty item at the end of workload list 'saxpy,'" -- \
+    "$bin" run saxpy,
 expect "unknown short option" 1 "unknown option '-z'" -- "$bin" run reduction:naive -z
 
 # --- terminal escapes and bidi overrides in arguments and the environment never reach stderr raw

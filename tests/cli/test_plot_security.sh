@@ -181,6 +181,8 @@ expect "a bad CLGAUGE_GNUPLOT_TIMEOUT: usage, before anything" 1 "CLGAUGE_GNUPLO
     env CLGAUGE_GNUPLOT_TIMEOUT=soon "$bin" report "$tmp/base.json" --html "$tmp/soon.html"
 expect "CLGAUGE_GNUPLOT_TIMEOUT=0 is refused too" 1 "CLGAUGE_GNUPLOT_TIMEOUT=0 is not a number" -- \
     env CLGAUGE_GNUPLOT_TIMEOUT=0 "$bin" report "$tmp/base.json" --html "$tmp/soon.html"
+expect "CLGAUGE_GNUPLOT_TIMEOUT in hex is refused" 1 "CLGAUGE_GNUPLOT_TIMEOUT=0x10 is not a number" -- \
+    env CLGAUGE_GNUPLOT_TIMEOUT=0x10 "$bin" report "$tmp/base.json" --html "$tmp/soon.html"
 
 for sig in TERM INT HUP; do
     code=$((128 + $(kill -l "$sig")))
