@@ -120,8 +120,28 @@ static bool safe_path(const char *s)
            strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,") == strlen(s);
 }
 
-/* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable) and installs the
- * handlers (signals blocked meanwhile, so that a signal sees either nothing or the whole directory name).
+/* Names the directory base/clgauge-plot-RANDOM and its files. */
+static void name_tmp(const char *base)
+{
+    static unsigned long long counter;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* Unique enough: a name someone else took is never used (mkdir fails with EEXIST and another is drawn).
+     */
+    unsigned long long r = ((unsigned long long)ts.tv_nsec * 6364136223846793005ull) ^
+                           ((unsigned long long)ts.tv_sec << 20) ^ ((unsigned long long)getpid() << 40) ^
+                           (++counter * 0x9E3779B97F4A7C15ull);
+    snprintf(live.dir, sizeof live.dir, "%s/clgauge-plot-%016llx", base, r);
+    snprintf(live.gp, sizeof live.gp, "%s/plot.gp", live.dir);
+    snprintf(live.dat, sizeof live.dat, "%s/plot.dat", live.dir);
+    snprintf(live.svg, sizeof live.svg, "%s/plot.svg", live.dir);
+    snprintf(live.log, sizeof live.log, "%s/stderr.txt", live.dir);
+}
+
+/* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable). The handlers are
+ * installed and the names marked live BEFORE mkdir: OpenCL runtimes start threads, and a signal may run its
+ * handler on any of them, so blocking signals in this thread alone would leave a window in which the
+ * directory exists but no handler knows it. A name taken already (EEXIST) is never used: another is drawn.
  * SIGHUP or SIGINT ignored by the caller (nohup) stay ignored. */
 static bool make_tmp(void)
 {
@@ -129,29 +149,30 @@ static bool make_tmp(void)
     if (!base || !*base || !safe_path(base)) base = "/tmp";
     sigset_t old;
     block_signals(&old);
-    snprintf(live.dir, sizeof live.dir, "%s/clgauge-plot-XXXXXX", base);
-    bool ok = mkdtemp(live.dir) != NULL;
-    if (!ok && strcmp(base, "/tmp") != 0) { /* an unusable TMPDIR: /tmp, as for an unsafe one */
-        snprintf(live.dir, sizeof live.dir, "/tmp/clgauge-plot-XXXXXX");
-        ok = mkdtemp(live.dir) != NULL;
-    }
-    if (ok) {
-        snprintf(live.gp, sizeof live.gp, "%s/plot.gp", live.dir);
-        snprintf(live.dat, sizeof live.dat, "%s/plot.dat", live.dir);
-        snprintf(live.svg, sizeof live.svg, "%s/plot.svg", live.dir);
-        snprintf(live.log, sizeof live.log, "%s/stderr.txt", live.dir);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaddset(&sa.sa_mask, caught[i]);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
+                       sigaction(caught[i], &sa, NULL) == 0;
+    bool ok = false;
+    for (int tries = 0; tries < 100 && !ok; tries++) {
+        name_tmp(tries < 50 ? base : "/tmp"); /* an unusable TMPDIR: /tmp, as for an unsafe one */
         live.active = 1;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        for (size_t i = 0; i < NCAUGHT; i++)
-            sigaddset(&sa.sa_mask, caught[i]);
-        for (size_t i = 0; i < NCAUGHT; i++)
-            installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
-                           sigaction(caught[i], &sa, NULL) == 0;
+        ok = mkdir(live.dir, 0700) == 0;
+        if (!ok) live.active = 0;
+        if (!ok && errno != EEXIST && tries < 50)
+            tries = 49; /* not a name clash: go to /tmp */
+        else if (!ok && errno != EEXIST)
+            break;
     }
     int e = errno;
+    if (!ok)
+        for (size_t i = 0; i < NCAUGHT; i++)
+            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return ok;
