@@ -22,13 +22,6 @@
 
 static char dir[256];
 
-static void quiet(cg_log_level level, const char *msg, void *user)
-{
-    (void)level;
-    (void)msg;
-    (void)user;
-}
-
 static int setup(void **state)
 {
     (void)state;
@@ -261,7 +254,7 @@ static void test_png_palette_trns(void **state)
 
 int main(void)
 {
-    cg_log_set_sink(quiet, NULL);
+    cg_log_set_sink(NULL, NULL); /* drop the log lines */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_user_tmp_kept),
         cmocka_unit_test(test_failure_keeps_old),
