@@ -245,6 +245,9 @@ bool cg_fs_write_atomic(const char *path, const void *data, size_t n)
     return !e;
 }
 
+#define CG_FS_STR2(x) #x
+#define CG_FS_STR(x)  CG_FS_STR2(x)
+
 const char *cg_fs_strerror(int err)
 {
     switch (err) {
@@ -255,7 +258,7 @@ const char *cg_fs_strerror(int err)
     case EFBIG:
         return "file too large";
     case ENXIO:
-        return "nobody read this FIFO within 10 s (start its reader first)";
+        return "nobody read this FIFO within " CG_FS_STR(CG_FS_FIFO_WAIT_S) " s (start its reader first)";
     default:
         return strerror(err);
     }

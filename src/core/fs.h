@@ -50,6 +50,9 @@ bool cg_fs_write_atomic(const char *path, const void *data, size_t n);
 /* strerror() with clearer words for the errno values cg_fs_open_regular sets: EISDIR "is a directory, not a
  * file", EINVAL "not a regular file (a FIFO, device or socket)", EFBIG "file too large". Never NULL. */
 const char *cg_fs_strerror(int err);
+/* How long a write to a FIFO waits for a reader before it fails with ENXIO (core/safefile.c), in seconds;
+ * cg_fs_strerror(ENXIO) names it. */
+#define CG_FS_FIFO_WAIT_S 10
 
 /* True when `dir` is a directory owned by the effective user and not writable by group or others (what ssh
  * asks of ~/.ssh). Otherwise false with a short reason in why (e.g. "writable by group or others"). */

@@ -79,12 +79,12 @@ static int write_stdout(cg_safefile_emit emit, const void *ctx)
 }
 
 /* Opens an existing non-regular file for writing without blocking forever: a FIFO with no reader yet is
- * retried for up to CG_SAFEFILE_FIFO_WAIT_S seconds (a reader started a little later is fine), then fails
+ * retried for up to CG_FS_FIFO_WAIT_S seconds (a reader started a little later is fine), then fails
  * with ENXIO. Returns a stream in blocking mode, or NULL with errno set. */
 static FILE *open_in_place(const char *path)
 {
     int fd = -1;
-    for (int tries = 0; tries <= CG_SAFEFILE_FIFO_WAIT_S * 10; tries++) {
+    for (int tries = 0; tries <= CG_FS_FIFO_WAIT_S * 10; tries++) {
         fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd >= 0 || errno != ENXIO) break;
         struct timespec pause = {0, 100000000}; /* 0.1 s */

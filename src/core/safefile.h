@@ -5,16 +5,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "core/fs.h"
 
 /* Writes the whole output to f; returns 0, or -1 with errno set. */
 typedef int (*cg_safefile_emit)(FILE *f, const void *ctx);
 
-/* How long a write to a FIFO waits for a reader before it fails with ENXIO, in seconds. */
-#define CG_SAFEFILE_FIFO_WAIT_S 10
-
 /* Writes path all-or-nothing. "-" writes to stdout (flushed). A path that exists and is not a regular file
  * (/dev/stdout, a FIFO, a device) is written in place and never removed or replaced; a FIFO nobody reads
- * within CG_SAFEFILE_FIFO_WAIT_S seconds fails with ENXIO instead of waiting forever. Otherwise symbolic
+ * within CG_FS_FIFO_WAIT_S seconds fails with ENXIO instead of waiting forever. Otherwise symbolic
  * links are followed to the final target (a dangling link gets its target created), emit runs on a unique
  * temporary file in the target's directory (mkstemp: ".NAME.XXXXXX"), which gets the target's permission bits
  * (a new file: 0666 & ~umask) and is renamed over the target. On failure only that temporary file is removed:
