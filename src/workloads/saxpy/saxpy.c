@@ -26,7 +26,7 @@ static const cg_rung rungs[] = {
      "saxpy_naive", NULL, 0, 0, {256, 1, 0}},
     {"vec4", "float4 loads and stores, four elements per work-item: 4x fewer memory instructions",
      "saxpy_vec4", NULL, 0, 0, {256, 4, 0}},
-    {"stride", "a fixed grid of 8 groups per compute unit walking the array: fewer work-items to schedule",
+    {"stride", "as naive (scalar), but a fixed grid of 8 groups per CU walks the array: fewer work-items to schedule",
      "saxpy_stride", NULL, 0, 0, {256, 1, 8}},
 };
 /* clang-format on */
