@@ -140,10 +140,20 @@ static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
 static struct sigaction saved[NCAUGHT];
 static bool installed[NCAUGHT];
+static pthread_t owner; /* the thread that creates them, with its signals blocked around each step */
 
-/* Async-signal-safe only. */
+bool cg_fs_signal_forward(int sig, pthread_t to)
+{
+    if (pthread_equal(pthread_self(), to)) return false;
+    pthread_kill(to, sig);
+    return true;
+}
+
+/* Async-signal-safe only. On another thread the signal goes to the owner: there it waits while a name is
+ * being created or renamed, so the handler never misses a file that exists. */
 static void on_signal(int sig)
 {
+    if (cg_fs_signal_forward(sig, owner)) return;
     for (int k = 0; k < CG_FS_TMP_MAX; k++)
         if (pending[k]) unlink(pending_tmp[k]);
     for (size_t i = 0; i < NCAUGHT; i++)
@@ -154,6 +164,7 @@ static void on_signal(int sig)
 static void handlers(bool on)
 {
     if (on) {
+        owner = pthread_self();
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;

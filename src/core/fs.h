@@ -1,6 +1,7 @@
 /* Small file-system helpers shared by the caches, the kernel sources and every reader of outside files. */
 #ifndef CG_FS_H
 #define CG_FS_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -28,6 +29,13 @@ FILE *cg_fs_fopen_regular(const char *path, struct stat *st);
 char *cg_fs_read_max(const char *path, size_t max, size_t *len);
 /* cg_fs_read_max(path, CG_FS_READ_MAX, len). */
 char *cg_fs_read(const char *path, size_t *len);
+
+/* For a signal handler that guards files this process's owner thread creates with its signals blocked: a
+ * process-directed signal may run the handler on any thread (OpenCL runtimes start their own), where that
+ * thread's blocked mask does not apply. Called first in such a handler, it re-sends the signal to `owner`
+ * (where it waits until the owner unblocks it) and returns true when the handler runs on another thread, so
+ * the handler must return at once; false on the owner thread. Async-signal-safe. */
+bool cg_fs_signal_forward(int sig, pthread_t owner);
 
 /* How many guarded temporary files may exist at once (a run's reports are staged together). */
 #define CG_FS_TMP_MAX 8

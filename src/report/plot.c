@@ -5,6 +5,7 @@
  * for inlining: the XML prolog dropped, the caller's attributes added to <svg>, every id (and every reference
  * to one) prefixed per chart so that several charts share a page. */
 #include "report/plot.h"
+#include "core/fs.h"
 #include "model/utf8.h"
 
 #include <errno.h>
@@ -78,6 +79,7 @@ static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 #define NCAUGHT (sizeof caught / sizeof caught[0])
 static struct sigaction saved[NCAUGHT];
 static bool installed[NCAUGHT];
+static pthread_t owner;
 
 static void remove_files(void)
 {
@@ -91,6 +93,7 @@ static void remove_files(void)
 /* Async-signal-safe only: stop gnuplot, remove the directory, then let the signal take its former course. */
 static void on_signal(int sig)
 {
+    if (cg_fs_signal_forward(sig, owner)) return; /* runs on the thread that made the directory */
     pid_t pid = live.pid;
     if (pid > 0) {
         kill(-pid, SIGKILL);
@@ -138,17 +141,18 @@ static void name_tmp(const char *base)
     snprintf(live.log, sizeof live.log, "%s/stderr.txt", live.dir);
 }
 
-/* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable). The handlers are
- * installed and the names marked live BEFORE mkdir: OpenCL runtimes start threads, and a signal may run its
- * handler on any of them, so blocking signals in this thread alone would leave a window in which the
- * directory exists but no handler knows it. A name taken already (EEXIST) is never used: another is drawn.
- * SIGHUP or SIGINT ignored by the caller (nohup) stay ignored. */
+/* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable), with this thread's
+ * signals blocked. OpenCL runtimes start threads and a signal may run the handler on any of them, where this
+ * thread's mask does not apply: the handler then re-sends it here (cg_fs_signal_forward), where it waits
+ * until the name is marked live. A name taken already (EEXIST) is never used: another is drawn. SIGHUP or
+ * SIGINT ignored by the caller (nohup) stay ignored. */
 static bool make_tmp(void)
 {
     const char *base = getenv("TMPDIR");
     if (!base || !*base || !safe_path(base)) base = "/tmp";
     sigset_t old;
     block_signals(&old);
+    owner = pthread_self();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
