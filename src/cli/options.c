@@ -54,7 +54,7 @@ static const cg_opt_row cg_opt_rows[] = {
     {"html", CG_ARG_STR, O(html), C_RUN | C_REPORT, "FILE",
      "write a self-contained HTML report with gnuplot charts (- for stdout; needs gnuplot)", 0, FILE_},
     {"threshold", CG_ARG_DBL, O(threshold), C_CMP, "PCT",
-     "a slowdown counts when it exceeds PCT percent (default 5) and is significant (p < 0.01)", 0, TEXT_},
+     "a slowdown counts when it exceeds PCT percent (default 2) and is significant (p < 0.01)", 0, TEXT_},
     {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png", "filter this picture (grey or RGB, made grey)", 0,
      FILE_, .takes = takes_pictures, .takers_noun = "picture workloads"},
     {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png", "write the filtered picture", 0, FILE_,
@@ -441,7 +441,7 @@ static void defaults(cg_opts *o)
     o->max_time = 1.0;
     o->warmup = 2;
     o->seed = 1;
-    o->threshold = 5;
+    o->threshold = 2;
     o->device = getenv("CLGAUGE_DEVICE");
 }
 

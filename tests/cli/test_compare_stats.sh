@@ -47,12 +47,16 @@ expect "a planted 3% slowdown at 10 runs: exit 3 naming the rung" 3 \
 check "the planted rung and no other" -- \
     bash -c 'test "$(grep -c REGRESSED "$1")" -eq 1 && grep -q "^1 regressed, 0 now failing, 0 faster, 17 same" "$1"' \
     _ "$last_stdout"
-expect "the same 3% under the default 5% threshold: significant, not counted" 0 \
-    "^reduction:sequential .*same \(under threshold\)$" -- "$bin" compare "$tmp/old.json" "$tmp/slow.json"
+expect "the same 3% at the default threshold (2%): flagged" 3 \
+    "^reduction:sequential .*REGRESSED$" -- "$bin" compare "$tmp/old.json" "$tmp/slow.json"
+expect "the same 3% under --threshold 5: significant, not counted" 0 \
+    "^reduction:sequential .*same \(under threshold\)$" -- "$bin" compare "$tmp/old.json" "$tmp/slow.json" --threshold 5
 synth "$gpu" "$tmp/noisy-old.json" 3 0.01
 synth "$gpu" "$tmp/noisy-new.json" 4 0.01
 expect "CV 1% on every rung, no change: nothing flagged at --threshold 1" 0 "^0 regressed, 0 now failing, 0 faster" -- \
     "$bin" compare "$tmp/noisy-old.json" "$tmp/noisy-new.json" --threshold 1
+expect "CV 1% on every rung, no change: nothing flagged at the default threshold" 0 "^0 regressed, 0 now failing, 0 faster" -- \
+    "$bin" compare "$tmp/noisy-old.json" "$tmp/noisy-new.json"
 
 # --- a file without times_s (written before they were kept): the old rule, its noise shown with "~"
 expect "old file against new: the old rule, noise shown" 0 "^reduction:naive .* ~[0-9.]+% +same" -- \
