@@ -2,11 +2,13 @@
  * result row with statistics, rates, roofline % and speedup. Nothing here knows a workload's or rung's name.
  */
 #include "core/runner.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
+#include "core/log.h"
 #include "core/program.h"
 #include "core/resample.h"
 #include "core/stats.h"
@@ -30,7 +32,28 @@ static bool missing_features(const cg_ctx *ctx, const cg_rung *r, char *buf, siz
     return miss != 0;
 }
 
-static bool unsupported(const cg_ctx *ctx, const cg_rung *r, cg_result *row)
+/* The device's local memory, or less where CLGAUGE_LOCAL_MEM_CAP (a byte count) says so: a smaller device's
+ * limit tried on this one (docs/clgauge.1, ENVIRONMENT). A value that is no byte count is ignored, once said.
+ */
+static size_t local_limit(const cg_ctx *ctx)
+{
+    static bool warned;
+    size_t lim = (size_t)ctx->dev->local_mem;
+    const char *env = getenv("CLGAUGE_LOCAL_MEM_CAP");
+    if (!env || !*env) return lim;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (errno || *end || env[0] < '0' || env[0] > '9') {
+        if (!warned) CG_WARN("CLGAUGE_LOCAL_MEM_CAP=%.40s ignored: give a byte count such as 49152", env);
+        warned = true;
+        return lim;
+    }
+    return v < lim ? (size_t)v : lim;
+}
+
+static bool unsupported(const cg_ctx *ctx, const cg_workload *w, const void *state, const cg_rung *r,
+                        cg_result *row)
 {
     char miss[128];
     if (missing_features(ctx, r, miss, sizeof miss)) {
@@ -38,9 +61,11 @@ static bool unsupported(const cg_ctx *ctx, const cg_rung *r, cg_result *row)
                  (r->needs & ~ctx->offered) ? "" : " (masked by --mask-features)");
         return true;
     }
-    if (r->local_bytes > ctx->dev->local_mem) {
-        snprintf(row->reason, sizeof row->reason, "needs %zu B of local memory, device has %llu B",
-                 r->local_bytes, (unsigned long long)ctx->dev->local_mem);
+    size_t need = r->local_bytes, lim = local_limit(ctx);
+    if (w->local_need && w->local_need(state, r) > need) need = w->local_need(state, r);
+    if (need > lim) {
+        snprintf(row->reason, sizeof row->reason,
+                 "needs %zu B of local memory with these options, device has %zu B", need, lim);
         return true;
     }
     return false;
@@ -143,7 +168,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     void *rs = NULL;
     double *t = NULL;
     fill_model(w, state, r, row);
-    if (unsupported(ctx, r, row)) {
+    if (unsupported(ctx, w, state, r, row)) {
         row->status = CG_RUNG_UNSUPPORTED;
         return CG_OK;
     }

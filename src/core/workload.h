@@ -177,6 +177,10 @@ typedef struct cg_workload {
      * stops the run before anything is measured or written. CG_E_USAGE (CG_E_IO for an unreadable --input)
      * with one logged line; creates nothing on the device. Called once per item of a sweep. */
     cg_status (*validate)(const cg_ctx *ctx, const cg_run_opts *o);
+    /* Optional: the local memory per work-group the rung needs with this run's options (blur's tiles grow
+     * with sigma), when larger than its fixed local_bytes. A rung needing more than the device has is
+     * reported unsupported with both figures, and the rest of the ladder runs. */
+    size_t (*local_need)(const void *state, const cg_rung *r);
 } cg_workload;
 
 /* The option `name` that w declares, or NULL. */

@@ -115,6 +115,22 @@ if [ "$rc" -ne 3 ] || ! grep -q "^blur:sep-local  *FAILED" "$TESTTMP/blur_int.ou
     fail "row pass writing nothing in a full run: exit $rc (want 3) with sep-local FAILED and sep OK"
 fi
 
+# 2e. A rung whose tiles do not fit the device's local memory at this sigma is unsupported with both figures
+#     and the rest of the ladder runs (the H200 stopped the whole run at sigma 10: issue 21). A 20000-byte
+#     device is tried on this one with CLGAUGE_LOCAL_MEM_CAP; a cap that is no byte count is ignored, once said.
+CLGAUGE_LOCAL_MEM_CAP=20000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --warmup 0 >"$TESTTMP/blur_cap.out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
+    ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 20000 B" \
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 8 ]; then
+    cat "$TESTTMP/blur_cap.out"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 8 rungs OK"
+fi
+CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
+    fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"
+grep -q "CLGAUGE_LOCAL_MEM_CAP=48k ignored: give a byte count" "$TESTTMP/blur_cap2.out" ||
+    fail "CLGAUGE_LOCAL_MEM_CAP=48k: no line saying it is ignored"
+
 # 3. PNG in, PNG out of the same size, 8-bit grey.
 out=$TESTTMP/blur_out.png
 rm -f "$out"

@@ -341,6 +341,7 @@ const cg_workload cg_workload_blur = {
     .model = blur_model,
     .options = blur_options,
     .prepare = blur_prepare,
+    .local_need = blur_local_need,
     .poison = blur_poison,
     .enqueue = blur_enqueue,
     .verify = blur_verify,

@@ -56,6 +56,8 @@ cg_status blur_make_refs(blur_state *s);
 /* Largest |a - b| over the w x h pixels at least margin from every border. */
 double blur_max_diff(const float *a, const float *b, size_t w, size_t h, size_t margin);
 /* blur_launch.c: the rung's kernels and launches. */
+/* The local memory per work-group rung r needs at the state's radius (cg_workload.local_need). */
+size_t blur_local_need(const void *state, const cg_rung *r);
 cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);

@@ -105,13 +105,20 @@ out:
     return st;
 }
 
-/* The local memory the rung needs at this radius, against the device's: one line with the fix when short. */
+size_t blur_local_need(const void *state, const cg_rung *r)
+{
+    const blur_state *s = state;
+    int wx = r->p[P_WGX], wy = r->p[P_WGY], a = r->p[P_ALGO];
+    return a == A_FUSED       ? LOCAL_FUSED(wx, wy, r->p[P_PY], s->r)
+           : a == A_SEP_LOCAL ? LOCAL_SEP(wx, wy, s->r)
+                              : 0;
+}
+
+/* The local memory the rung needs at this radius, against the device's (the runner has already reported a
+ * rung that needs more unsupported: blur_local_need); one line with the fix when short. */
 static cg_status check_local(const cg_ctx *ctx, const blur_state *s, const cg_rung *r)
 {
-    int wx = r->p[P_WGX], wy = r->p[P_WGY], a = r->p[P_ALGO];
-    size_t need = a == A_FUSED       ? LOCAL_FUSED(wx, wy, r->p[P_PY], s->r)
-                  : a == A_SEP_LOCAL ? LOCAL_SEP(wx, wy, s->r)
-                                     : 0;
+    size_t need = blur_local_need(s, r);
     if (need <= ctx->dev->local_mem) return CG_OK;
     CG_ERROR("blur:%s needs %zu B of local memory at sigma %g, this device has %llu B: use a smaller --sigma",
              r->name, need, s->sigma, (unsigned long long)ctx->dev->local_mem);
