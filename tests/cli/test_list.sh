@@ -32,7 +32,7 @@ assert r["kernel"] == "reduce_naive", r
 assert r["why"] and isinstance(r["needs"], list) and r["needs"] == [], r
 assert isinstance(r["params"], list) and len(r["params"]) == 5 and r["params"][0] == 256, r
 assert "build_options" in r and "local_bytes" in r, r
-img = [r for r in ws["filter3x3"]["rungs"] if r["name"] == "u8-img"][0]
+img = [r for r in ws["filter3x3"]["rungs"] if r["name"] == "u8-img-expr"][0]
 assert "images" in img["needs"], img
 assert "sigma" in ws["blur"]["options"] and ws["reduction"]["options"] == [], (ws["blur"], ws["reduction"])
 own = {(w["name"], o["name"]): o for w in d["workloads"] for o in w["own_options"]}

@@ -22,12 +22,14 @@ def no(msg):
     print("  " + msg)
     bad += 1
 names = [r["rung"] for r in rows]
-for want in ("u8-buf-div", "u8-buf-shift", "u8-img", "u8-local", "u8-vec",
-             "f32-buf", "f32-buf-native", "f32-img", "f32-local", "f32-vec"):
+for want in ("u8-buf-div", "u8-img-div4", "u8-img-div1", "u8-buf-shift", "u8-img-shift", "u8-img-expr",
+             "u8-img-centre", "u8-buf-32x4", "u8-img-32x4", "u8-local", "u8-vec", "u8-vec-16x16",
+             "f32-buf-div", "f32-img-div4", "f32-img-div1", "f32-buf-native", "f32-buf-mul", "f32-img-native",
+             "f32-img-expr", "f32-img-centre", "f32-buf-32x4", "f32-img-32x4", "f32-local", "f32-vec"):
     if want not in names:
         no("rung %s missing from the report (have %s)" % (want, names))
 for r in rows:
-    is_img = r["rung"].endswith("-img")
+    is_img = "-img" in r["rung"]
     want = "unsupported" if (is_img and images == "masked") else "ok"
     if r["status"] != want and not (is_img and r["status"] == "unsupported"):
         no("rung %s: status %s, want %s (%s)" % (r["rung"], r["status"], want, r.get("reason", "")))
@@ -35,7 +37,7 @@ for r in rows:
         no("rung %s: size %r, want %r" % (r["rung"], r.get("size"), size))
     if r["status"] == "ok" and r.get("mismatches", 1) != 0:
         no("rung %s: ok with %s mismatches" % (r["rung"], r.get("mismatches")))
-if images == "masked" and not any(r["rung"].endswith("-img") and r["status"] == "unsupported" for r in rows):
+if images == "masked" and not any("-img" in r["rung"] and r["status"] == "unsupported" for r in rows):
     no("no image rung reported unsupported under --mask-features images")
 sys.exit(1 if bad else 0)
 EOF
@@ -80,9 +82,9 @@ else
     fail "no JSON report at $json"
 fi
 
-# 2b. One image format masked (a device with images but without that optional CL_R format): only the rung
-#     reading it is unsupported, naming the format, and the run exits 0.
-for fmt in image-r8:u8-img image-rf:f32-img; do
+# 2b. One image format masked (a device with images but without that optional CL_R format): only the rungs
+#     reading it (u8-img-*, f32-img-*) are unsupported, naming the format, and the run exits 0.
+for fmt in image-r8:u8-img- image-rf:f32-img-; do
     feat=${fmt%%:*} rung=${fmt##*:}
     "$BIN" run filter3x3 --size 64x48 --runs 1 --warmup 0 --mask-features "$feat" --json "$TESTTMP/f3_fmt.json" \
         >"$TESTTMP/f3_fmt.out" 2>&1
@@ -94,12 +96,12 @@ rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
 rung, feat = sys.argv[2], sys.argv[3]
 bad = []
 for n, r in rows.items():
-    if n == rung and (r["status"] != "unsupported" or "device lacks %s" % feat not in r.get("reason", "")):
+    if n.startswith(rung) and (r["status"] != "unsupported" or "device lacks %s" % feat not in r.get("reason", "")):
         bad.append("%s: %s (%s), want unsupported naming %s" % (n, r["status"], r.get("reason", ""), feat))
-    if n != rung and r["status"] != "ok":
+    if not n.startswith(rung) and r["status"] != "ok":
         bad.append("%s: %s (%s), want ok" % (n, r["status"], r.get("reason", "")))
-if rung not in rows:
-    bad.append("rung %s missing" % rung)
+if sum(n.startswith(rung) for n in rows) != 6:
+    bad.append("want 6 rungs %s*, have %s" % (rung, sorted(rows)))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
@@ -107,7 +109,7 @@ EOF
 done
 
 # 3. Wrong kernels must be caught (exit 3, FAILED): u8-buf-shift skips pixel (5,3), so only the poison is
-#    there; u8-vec rounds with +7; f32-vec scales by 0.06251; f32-buf (per-pixel sum) and f32-local (tile
+#    there; u8-vec rounds with +7; f32-vec divides by 16.002; f32-buf (per-pixel sum) and f32-local (tile
 #    sum) have a weight 2 off by 1e-4 relative, f32-vec its centre column's, with random data and exact.
 wrong=$TESTTMP/f3_wrong
 make_wrong filter3x3.cl "$wrong" <<'EOF'
@@ -115,7 +117,7 @@ make_wrong filter3x3.cl "$wrong" <<'EOF'
   "    if (x < w && y < h && !(x == 5 && y == 3))\n"
   "        out[y * w + x] = (uchar)((sum_u8(in, x, y, w, h) + 8) >> 4);"),
  ("(s + (ushort)8) >> (ushort)4", "(s + (ushort)7) >> (ushort)4"),
- ("STORE_F32V(s * 0.0625f,", "STORE_F32V(s * 0.06251f,")]
+ ("STORE_F32V(native_divide(s, (floatv)16.0f),", "STORE_F32V(native_divide(s, (floatv)16.002f),")]
 EOF
 for rung in u8-buf-shift u8-vec f32-vec; do
     expect_wrong "wrong $rung kernel" -- \
@@ -128,7 +130,7 @@ make_wrong filter3x3.cl "$wrongw" <<'EOF'
  ("TILE_SUM(tile, lx, ly, 2.0f, 4.0f)", "TILE_SUM(tile, lx, ly, 2.0002f, 4.0f)")]
 EOF
 for check in random exact; do
-    for rung in f32-buf f32-vec f32-local; do
+    for rung in f32-buf-div f32-vec f32-local; do
         expect_wrong "$rung weight off by 1e-4 ($check)" -- "$BIN" run "filter3x3:$rung" --kernel-dir "$wrongw" \
             --no-cache --size 67x43 --check "$check" --runs 1 --warmup 0
     done

@@ -63,6 +63,13 @@ __kernel void f3_f32_buf_native(__global const float *in, __global float *out, i
 {
     int x = get_global_id(0), y = get_global_id(1);
     if (x < w && y < h)
+        out[y * w + x] = native_divide(sum_f32(in, x, y, w, h), 16.0f);
+}
+
+__kernel void f3_f32_buf_mul(__global const float *in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h)
         out[y * w + x] = sum_f32(in, x, y, w, h) * 0.0625f;
 }
 
@@ -92,7 +99,105 @@ __kernel void f3_f32_img(__read_only image2d_t in, __global float *out, int w, i
         return;
     float s = TAP_F(-1, -1) + 2.0f * TAP_F(0, -1) + TAP_F(1, -1) + 2.0f * TAP_F(-1, 0) + 4.0f * TAP_F(0, 0) +
               2.0f * TAP_F(1, 0) + TAP_F(-1, 1) + 2.0f * TAP_F(0, 1) + TAP_F(1, 1);
-    out[y * w + x] = s * 0.0625f;
+    out[y * w + x] = native_divide(s, 16.0f);
+}
+
+/* The seed's (003) earlier image kernels: a whole uint4/float4 pixel accumulated by nine statements from the
+ * upper-left tap, as its first image kernel did, then one change per kernel: one division instead of four, a
+ * shift (u8) or native_divide (float), and, after f3_u8_img / f3_f32_img (one expression), the centre tap
+ * fetched first. */
+#define RD_U(dx, dy) read_imageui(in, clamp_nearest, (int2)(x + (dx), y + (dy)))
+#define RD_F(dx, dy) read_imagef(in, clamp_nearest, (int2)(x + (dx), y + (dy)))
+#define ACC9(T, l, RD, two, four)                                                                            \
+    T l = RD(-1, -1);                                                                                        \
+    l = l + (two)*RD(0, -1);                                                                                 \
+    l = l + RD(1, -1);                                                                                       \
+    l = l + (two)*RD(-1, 0);                                                                                 \
+    l = l + (four)*RD(0, 0);                                                                                 \
+    l = l + (two)*RD(1, 0);                                                                                  \
+    l = l + RD(-1, 1);                                                                                       \
+    l = l + (two)*RD(0, 1);                                                                                  \
+    l = l + RD(1, 1)
+
+/* Four divisions, one per component, as the seed's write_imageui consumed them. The other three components
+ * are folded in so that a compiler cannot drop their divisions: each is at most 255 (an 8-bit format's
+ * channel, or the 0 or 1 of a missing one; PoCL gives its own alpha), so their sum shifted right by 12 is 0. */
+__kernel void f3_u8_img_div4(__read_only image2d_t in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(uint4, l, RD_U, 2, 4);
+    uint4 o = (l + 8) / 16;
+    out[y * w + x] = (uchar)(o.x | ((o.y + o.z + o.w) >> 12));
+}
+
+__kernel void f3_u8_img_div1(__read_only image2d_t in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(uint4, l, RD_U, 2, 4);
+    out[y * w + x] = (uchar)((l.x + 8) / 16);
+}
+
+__kernel void f3_u8_img_shift(__read_only image2d_t in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(uint4, l, RD_U, 2, 4);
+    out[y * w + x] = (uchar)((l.x + 8) >> 4);
+}
+
+__kernel void f3_u8_img_centre(__read_only image2d_t in, __global uchar *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    uint c = 4 * TAP_U(0, 0) + 2 * TAP_U(-1, 0) + 2 * TAP_U(1, 0) + 2 * TAP_U(0, -1) + 2 * TAP_U(0, 1) +
+             TAP_U(-1, -1) + TAP_U(1, -1) + TAP_U(-1, 1) + TAP_U(1, 1);
+    out[y * w + x] = (uchar)((c + 8) >> 4);
+}
+
+/* The other three components are folded in as 0 * their sum (finite on any device): IEEE rules forbid a
+ * compiler to drop it, so the four divisions stay (see f3_u8_img_div4). */
+__kernel void f3_f32_img_div4(__read_only image2d_t in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(float4, l, RD_F, 2.0f, 4.0f);
+    float4 o = l / 16.0f;
+    out[y * w + x] = o.x + 0.0f * (o.y + o.z + o.w);
+}
+
+__kernel void f3_f32_img_div1(__read_only image2d_t in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(float4, l, RD_F, 2.0f, 4.0f);
+    out[y * w + x] = l.x / 16.0f;
+}
+
+__kernel void f3_f32_img_native(__read_only image2d_t in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    ACC9(float4, l, RD_F, 2.0f, 4.0f);
+    out[y * w + x] = native_divide(l.x, 16.0f);
+}
+
+__kernel void f3_f32_img_centre(__read_only image2d_t in, __global float *out, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    float c = 4.0f * TAP_F(0, 0) + 2.0f * TAP_F(-1, 0) + 2.0f * TAP_F(1, 0) + 2.0f * TAP_F(0, -1) +
+              2.0f * TAP_F(0, 1) + TAP_F(-1, -1) + TAP_F(1, -1) + TAP_F(-1, 1) + TAP_F(1, 1);
+    out[y * w + x] = native_divide(c, 16.0f);
 }
 #endif
 
@@ -136,7 +241,7 @@ f3_f32_local(__global const float *in, __global float *out, int w, int h)
     int lx = get_local_id(0), ly = get_local_id(1);
     int x = get_global_id(0), y = get_global_id(1);
     if (x < w && y < h)
-        out[y * w + x] = TILE_SUM(tile, lx, ly, 2.0f, 4.0f) * 0.0625f;
+        out[y * w + x] = native_divide(TILE_SUM(tile, lx, ly, 2.0f, 4.0f), 16.0f);
 }
 
 /* ---- vec: PX consecutive outputs per work-item ---------------------------------------------------------
@@ -219,7 +324,7 @@ __kernel void f3_f32_vec(__global const float *in, __global float *out, int w, i
         return;
     if (x0 == 0 || x0 + PX >= w || y == 0 || y == h - 1) {
         for (int i = 0; i < PX && x0 + i < w; i++)
-            out[y * w + x0 + i] = sum_f32(in, x0 + i, y, w, h) * 0.0625f;
+            out[y * w + x0 + i] = native_divide(sum_f32(in, x0 + i, y, w, h), 16.0f);
         return;
     }
     __global const float *m = in + y * w + x0;
@@ -227,6 +332,6 @@ __kernel void f3_f32_vec(__global const float *in, __global float *out, int w, i
     float vl = m[-w - 1] + 2.0f * m[-1] + m[w - 1];
     float vr = m[-w + PX] + 2.0f * m[PX] + m[w + PX];
     floatv s = SHIFT_IN_L(floatv, vl, v) + 2.0f * v + SHIFT_IN_R(floatv, v, vr);
-    STORE_F32V(s * 0.0625f, out + y * w + x0);
+    STORE_F32V(native_divide(s, (floatv)16.0f), out + y * w + x0);
 }
 #endif
