@@ -17,7 +17,9 @@
 
 enum { K_NAIVE, K_TILE, K_VEC4 };         /* p[P_KIND]: which kernel shape */
 enum { P_KIND, P_TILE, P_ROWS, P_FLAGS }; /* the meaning of cg_rung.p[] here */
-enum { F_PAD = 1, F_DIAG = 2 };           /* p[P_FLAGS] bits */
+/* p[P_FLAGS] bits: padded local rows; the SDK's diagonal block order; the seed's one-line skew of the block
+ * row; the tile transposed on its way into local memory (the seed's listings) instead of on its way out. */
+enum { F_PAD = 1, F_DIAG = 2, F_SKEW = 4, F_TW = 8 };
 
 #define TILE_BYTES(t, pad) ((size_t)(t) * ((t) + (pad)) * sizeof(float))
 #define TR_DEFAULT_GPU     16384
@@ -29,9 +31,13 @@ static const cg_rung rungs[] = {
        {P_KIND, P_TILE, P_ROWS, P_FLAGS} */
     {"naive", "one work-item per element: reads coalesced, writes stride h floats apart",
      "tr_naive", NULL, 0, 0, {K_NAIVE, 32, 8, 0}},
-    {"local16", "the seed: 16x16 tile in local memory, rows in and rows out, both coalesced",
+    {"seed-local16", "the seed's transposeL (vs naive): 16x16 local tile, transposed on the write into local memory",
+     "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, F_TW}},
+    {"seed-skew16", "the seed's transposeLS (vs seed-local16): one line, block row by = (by + bx) % groups(1)",
+     "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, F_TW | F_SKEW}},
+    {"local16", "vs seed-local16: the tile transposed on the read out of local memory instead of on the write",
      "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, 0}},
-    {"diag16", "as local16, groups renumbered diagonally: neighbours hit different memory partitions",
+    {"diag16", "vs local16: NVIDIA SDK's diagonal block order (a bijection of the launch index), not the seed's skew",
      "tr_tile", NULL, 0, TILE_BYTES(16, 0), {K_TILE, 16, 16, F_DIAG}},
     {"pad16", "as local16, local rows padded to 17 floats: a tile column spans all banks, no conflicts",
      "tr_tile", NULL, 0, TILE_BYTES(16, 1), {K_TILE, 16, 16, F_PAD}},
@@ -169,8 +175,10 @@ static void tr_model(const void *state, const cg_rung *r, cg_model *m)
 static void tr_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const tr_state *s = state;
-    snprintf(buf, len, "-DTILE=%d -DROWS=%d -DPAD=%d -DDIAG=%d -DALIGN4=%d", r->p[P_TILE], r->p[P_ROWS],
-             !!(r->p[P_FLAGS] & F_PAD), !!(r->p[P_FLAGS] & F_DIAG), s->w % 4 == 0 && s->h % 4 == 0);
+    int f = r->p[P_FLAGS];
+    snprintf(buf, len, "-DTILE=%d -DROWS=%d -DPAD=%d -DDIAG=%d -DSKEW=%d -DTW=%d -DALIGN4=%d", r->p[P_TILE],
+             r->p[P_ROWS], !!(f & F_PAD), !!(f & F_DIAG), !!(f & F_SKEW), !!(f & F_TW),
+             s->w % 4 == 0 && s->h % 4 == 0);
 }
 
 static size_t div_up(size_t a, size_t b)

@@ -40,11 +40,19 @@ void block_of(int *bx, int *by)
     int gx = get_num_groups(0);
     *bx = get_group_id(0);
     *by = get_group_id(1);
+#ifndef SKEW
+#define SKEW 0
+#endif
+#ifndef TW
+#define TW 0
+#endif
 #if DIAG
     int gy = get_num_groups(1);
     int lin = *bx + gx * *by;
     *by = lin % gy;
     *bx = (lin / gy + *by) % gx;
+#elif SKEW
+    *by = (*by + *bx) % get_num_groups(1); /* the seed's one line: a bijection of by for each bx */
 #endif
 }
 
@@ -57,12 +65,22 @@ __kernel void tr_tile(__global const float *in, __global float *out, int w, int 
     block_of(&bx, &by);
     int lx = get_local_id(0), ly = get_local_id(1);
     int x = bx * TILE + lx, y0 = by * TILE + ly;
+#if TW /* the seed's: transposed on the write into local memory, read out by rows */
+    for (int i = 0; i < TILE; i += ROWS)
+        if (x < w && y0 + i < h) tile[lx][ly + i] = in[(y0 + i) * w + x];
+#else
     for (int j = 0; j < TILE; j += ROWS)
         if (x < w && y0 + j < h) tile[ly + j][lx] = in[(y0 + j) * w + x];
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     int ox = by * TILE + lx, oy0 = bx * TILE + ly; /* output column = input row, and the reverse */
+#if TW
+    for (int i = 0; i < TILE; i += ROWS)
+        if (ox < h && oy0 + i < w) out[(oy0 + i) * h + ox] = tile[ly + i][lx];
+#else
     for (int j = 0; j < TILE; j += ROWS)
         if (ox < h && oy0 + j < w) out[(oy0 + j) * h + ox] = tile[lx][ly + j];
+#endif
 }
 
 /* float4 loads and stores: the group is (TILE / 4) x ROWS; each work-item reads float4s along input rows
