@@ -53,10 +53,10 @@ expect "--filter 40x2: above the largest one way" 1 "'40x2' has a side outside 1
     "$bin" run convolution:naive --filter 40x2 "${small[@]}"
 
 # --- a 2-size sweep, with a workload that takes no --filter in the same run
-targets=reduction:naive,convolution:naive,convolution:vec4
+targets=reduction:naive,convolution:naive,convolution:vec4-pad
 expect "sweep --filter 3,5x3" 0 "^convolution\[3x3\]:naive +OK" -- "$bin" run "$targets" --filter 3,5x3 \
     --size 64 --runs 2 --warmup 0 --json "$tmp/sweep.json" --csv "$tmp/sweep.csv" --html "$tmp/sweep.html"
-for name in 'reduction:naive' 'convolution\[3x3\]:vec4' 'convolution\[5x3\]:naive' 'convolution\[5x3\]:vec4'; do
+for name in 'reduction:naive' 'convolution\[3x3\]:vec4-pad' 'convolution\[5x3\]:naive' 'convolution\[5x3\]:vec4-pad'; do
     check "sweep table has $name" -- grep -Eq "^$name +OK!? " "$last_stdout"
 done
 check "sweep table: 5 rows, reduction once and without a size" -- \
@@ -64,8 +64,8 @@ check "sweep table: 5 rows, reduction once and without a size" -- \
              ! grep -q "^reduction\[" "$1"' _ "$last_stdout"
 check "sweep: JSON and CSV rows carry the variant, in run order" -- python3 - "$tmp/sweep.json" "$tmp/sweep.csv" <<'PY'
 import csv, json, sys
-want = [("reduction", "", "naive"), ("convolution", "3x3", "naive"), ("convolution", "3x3", "vec4"),
-        ("convolution", "5x3", "naive"), ("convolution", "5x3", "vec4")]
+want = [("reduction", "", "naive"), ("convolution", "3x3", "naive"), ("convolution", "3x3", "vec4-pad"),
+        ("convolution", "5x3", "naive"), ("convolution", "5x3", "vec4-pad")]
 rows = json.load(open(sys.argv[1]))["results"]
 got = [(x["workload"], x["variant"], x["rung"]) for x in rows]
 assert got == want, "JSON rows %s, want %s" % (got, want)
@@ -91,10 +91,10 @@ for i, (anchor, _) in enumerate(want):  # each section's table holds its own gro
     start = page.index('id="%s"' % anchor)
     end = page.index("</section>", start)
     rungs = re.findall(r"<tr[^>]*><td><code>([^<]+)</code>", page[start:end])
-    assert rungs == (["naive"] if i == 0 else ["naive", "vec4"]), "%s table: %s" % (anchor, rungs)
+    assert rungs == (["naive"] if i == 0 else ["naive", "vec4-pad"]), "%s table: %s" % (anchor, rungs)
 PY
-expect "report on the sweep: the groups apart" 0 "^convolution\[5x3\]:vec4 +OK" -- "$bin" report "$tmp/sweep.json"
-expect "compare the sweep with itself: every group matched" 0 "^convolution\[5x3\]:vec4 .*same" -- \
+expect "report on the sweep: the groups apart" 0 "^convolution\[5x3\]:vec4-pad +OK" -- "$bin" report "$tmp/sweep.json"
+expect "compare the sweep with itself: every group matched" 0 "^convolution\[5x3\]:vec4-pad .*same" -- \
     "$bin" compare "$tmp/sweep.json" "$tmp/sweep.json"
 check "compare: 5 rows judged" -- grep -q "^0 regressed, 0 now failing, 0 faster, 5 same" "$last_stdout"
 python3 - "$tmp/sweep.json" "$tmp/other-dev.json" <<'PY'
@@ -110,7 +110,7 @@ PY
 expect "compare on two devices: one summary per group" 0 "^  convolution\[3x3\]: best on A: " -- \
     "$bin" compare "$tmp/sweep.json" "$tmp/other-dev.json"
 check "two devices: the 5x3 group has its own summary, after its rows" -- \
-    bash -c 'grep -A1 "^convolution\[5x3\]:vec4 " "$1" | grep -q "^  convolution\[5x3\]: best on A: .*best on B: vec4"' \
+    bash -c 'grep -A1 "^convolution\[5x3\]:vec4-pad " "$1" | grep -q "^  convolution\[5x3\]: best on A: .*best on B: vec4-pad"' \
     _ "$last_stdout"
 expect "report --html of two sweeps: the groups merged over the runs" 0 "" -- \
     "$bin" report "$tmp/sweep.json" "$tmp/other-dev.json" --html "$tmp/two.html"
@@ -125,7 +125,7 @@ assert table.count("<td>another device</td>") == 2, "the 5x3 table lacks run B's
 PY
 if command -v script >/dev/null; then
     expect "progress on a terminal names the group" 0 "\[1/4\] convolution\[3x3\]:naive \(1/2 of the ladder\).*\[3/4\] convolution\[5x5\]:naive \(1/2 of the ladder\)" -- \
-        script -qec "$(printf '%q ' "$bin" run convolution:naive,convolution:vec4 --filter 3,5 "${small[@]}")" /dev/null
+        script -qec "$(printf '%q ' "$bin" run convolution:naive,convolution:vec4-pad --filter 3,5 "${small[@]}")" /dev/null
 fi
 
 done_tests

@@ -15,7 +15,8 @@ check_json() { # check_json FILE SIZE_DESC VARIANT...
 import json, sys
 rep = json.load(open(sys.argv[1]))
 size, variants = sys.argv[2], sys.argv[3:]
-want = ("naive", "unroll4", "define", "unroll-full", "vec4", "constant", "local", "regblock", "slide", "slide4x4", "best")
+want = ("naive", "global-filter", "unroll4", "unroll4-if", "define", "define-unroll4-if", "float4", "float4-if",
+        "define-float4", "define-float4-if", "unroll-full", "vec4-pad", "local", "regblock", "slide", "slide4x4", "best")
 rows = [r for r in rep["results"] if r["workload"] == "convolution"]
 bad = []
 for v in variants:
@@ -67,7 +68,7 @@ make_wrong convolution.cl "$wrong" <<'EOF'
  ("if (i4 * 4 + c >= FW) break;", "if (i4 * 4 + c >= FW - 1) break;"),
  ("out[y * w + x] = sum.x + sum.y + sum.z + sum.w;", "out[y * w + x] = sum.x + sum.y + sum.z;")]
 EOF
-for rung in naive best vec4; do
+for rung in naive best vec4-pad; do
     expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache \
         --size 67x45 --filter 7x5 --runs 1 --warmup 0
 done

@@ -28,31 +28,46 @@ enum { F_DEFINE = 1, F_PAD4 = 2 };        /* p[P_FLAGS] bits */
 #define TILE_BYTES(lx, ly)                                                                                   \
     ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
 
+/* The seed's kernels read the filter from __constant memory. */
+#define CONSTF "-DFILT_SPACE=__constant"
+
 /* clang-format off */
 static const cg_rung rungs[] = {
     /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
        {P_BX, P_BY, P_LX, P_LY, P_FLAGS} */
-    {"naive", "one work-item per output, two nested loops over the filter, every tap read from global",
+    {"naive", "the seed's Convolve: one work-item per output, two loops over the taps, size at run time, __constant filter",
+     "conv_naive", CONSTF, 0, 0, {1, 1, 16, 16, 0}},
+    {"global-filter", "vs naive (not in the seed): the filter read from __global instead of __constant memory",
      "conv_naive", NULL, 0, 0, {1, 1, 16, 16, 0}},
-    {"unroll4", "inner loop unrolled by 4 by hand: a quarter of the loop tests, 4 MADs per iteration",
-     "conv_unroll4", NULL, 0, 0, {1, 1, 16, 16, 0}},
-    {"define", "naive with the filter size as -D: constant trip counts the compiler may unroll itself",
-     "conv_naive", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE}},
-    {"unroll-full", "-D size and #pragma unroll: inner loop fully unrolled, tap offsets become immediates",
-     "conv_unroll_full", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE}},
-    {"vec4", "float4 over the taps (filter rows padded to 4 with zeros): vload4 input, 4 MADs per load",
-     "conv_vec4", NULL, 0, 0, {1, 1, 16, 16, F_DEFINE | F_PAD4}},
-    {"constant", "as vec4, the filter in __constant memory: uniform reads served by the constant cache",
-     "conv_vec4", "-DFILT_SPACE=__constant", 0, 0, {1, 1, 16, 16, F_DEFINE | F_PAD4}},
-    {"local", "16x16 group copies its input tile and the filter to local memory once; taps read locally",
+    {"unroll4", "the seed's ConvolveUnroll (vs naive): inner loop unrolled by 4 by hand, a loop for the FW % 4 left",
+     "conv_unroll4", CONSTF, 0, 0, {1, 1, 16, 16, 0}},
+    {"unroll4-if", "the seed's Unroll_If (vs unroll4): the FW % 4 taps left as an if-else on their count, no loop",
+     "conv_unroll4_if", CONSTF, 0, 0, {1, 1, 16, 16, 0}},
+    {"define", "the seed's DefConvolve (vs naive): the filter size as -D, constant trip counts",
+     "conv_naive", CONSTF, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"define-unroll4-if", "the seed's DefUnroll_If (vs unroll4-if): the filter size as -D",
+     "conv_unroll4_if", CONSTF, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"float4", "the seed's ConvolveFloat4 (vs unroll4): vload4 of 4 taps and 4 inputs, one float4 MAD, size at run time",
+     "conv_float4", CONSTF, 0, 0, {1, 1, 16, 16, 0}},
+    {"float4-if", "the seed's ConvolveFloat4_If (vs float4): the FW % 4 taps left as an if-else, no loop",
+     "conv_float4", CONSTF " -DTAIL_IF=1", 0, 0, {1, 1, 16, 16, 0}},
+    {"define-float4", "the seed's DefFloat4 (vs float4): the filter size as -D",
+     "conv_float4", CONSTF, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"define-float4-if", "the seed's DefFloat4_If (vs float4-if): the filter size as -D",
+     "conv_float4", CONSTF " -DTAIL_IF=1", 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"unroll-full", "vs define (from here on beyond the seed): #pragma unroll, tap offsets become immediates",
+     "conv_unroll_full", CONSTF, 0, 0, {1, 1, 16, 16, F_DEFINE}},
+    {"vec4-pad", "vs define-float4: filter rows padded to a multiple of 4 with zeros, so no taps are left over",
+     "conv_vec4", CONSTF, 0, 0, {1, 1, 16, 16, F_DEFINE | F_PAD4}},
+    {"local", "vs unroll-full: the 16x16 group copies its input tile and the filter to local memory once",
      "conv_local", NULL, 0, TILE_BYTES(16, 16), {1, 1, 16, 16, F_DEFINE}},
-    {"regblock", "4 outputs per work-item: a float4 filter read from local feeds 16 MADs, input in registers",
+    {"regblock", "vs local: 4 outputs per work-item, input rows in registers, one local float4 of taps feeds 16 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {4, 1, 16, 16, F_DEFINE}},
-    {"slide", "4x8 outputs per work-item walking down the rows: each input row loaded once for 8 outputs",
+    {"slide", "vs regblock: 4x8 outputs per work-item walking down the rows, each input row loaded once for 8",
      "conv_block", NULL, 0, FILTER_BYTES, {4, 8, 16, 16, F_DEFINE}},
-    {"slide4x4", "4x4 outputs per work-item: fewer registers, more warps in flight for small, memory-bound filters",
+    {"slide4x4", "vs slide: 4x4 outputs per work-item, fewer registers and more warps in flight (small filters)",
      "conv_block", NULL, 0, FILTER_BYTES, {4, 4, 16, 16, F_DEFINE}},
-    {"best", "8x4 outputs per work-item, 16x8 groups: one local float4 read feeds 32 MADs (large filters)",
+    {"best", "vs slide4x4: 8x4 outputs per work-item in 16x8 groups, one local float4 read feeds 32 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
 };
 /* clang-format on */

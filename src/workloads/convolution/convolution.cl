@@ -15,6 +15,9 @@
 #define FWID fw
 #define FHGT fh
 #endif
+#ifndef TAIL_IF
+#define TAIL_IF 0
+#endif
 #ifndef FILT_SPACE
 #define FILT_SPACE __global
 #endif
@@ -55,6 +58,67 @@ __kernel void conv_unroll4(CONV_ARGS)
             sum += row[i] * f[i];
     }
     out[y * w + x] = sum;
+}
+
+/* Taps i .. FWID - 1 of one filter row (fewer than 4) as an if-else on their count instead of a loop. */
+#define TAIL_IF(acc, row, f, i)                                                                              \
+    do {                                                                                                     \
+        int rem_ = FWID - (i);                                                                               \
+        if (rem_ == 3) {                                                                                     \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+            acc += (row)[(i) + 2] * (f)[(i) + 2];                                                            \
+        } else if (rem_ == 2) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+        } else if (rem_ == 1) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+        }                                                                                                    \
+    } while (0)
+
+/* conv_unroll4 with the remainder as an if-else on its count (the AMD chapter's Unroll_If). */
+__kernel void conv_unroll4_if(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float sum = 0.0f;
+    for (int j = 0; j < FHGT; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float *f = filt + j * FWID;
+        int k = 0;
+        for (; k + 4 <= FWID; k += 4) {
+            sum += row[k] * f[k];
+            sum += row[k + 1] * f[k + 1];
+            sum += row[k + 2] * f[k + 2];
+            sum += row[k + 3] * f[k + 3];
+        }
+        TAIL_IF(sum, row, f, k);
+    }
+    out[y * w + x] = sum;
+}
+
+/* float4 over the taps with the filter as it is (the AMD chapter's ConvolveFloat4): vload4 of 4 taps and 4
+ * input floats, one float4 MAD; the FWID % 4 taps left in a row go to sum4.x in a loop, or with -DTAIL_IF=1
+ * in an if-else on their count (ConvolveFloat4_If). */
+__kernel void conv_float4(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 sum4 = (float4)(0.0f);
+    for (int j = 0; j < FHGT; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float *f = filt + j * FWID;
+        int c = 0;
+        for (; c + 4 <= FWID; c += 4)
+            sum4 += vload4(0, row + c) * vload4(0, f + c);
+#if TAIL_IF
+        TAIL_IF(sum4.x, row, f, c);
+#else
+        for (; c < FWID; c++)
+            sum4.x += row[c] * f[c];
+#endif
+    }
+    out[y * w + x] = sum4.x + sum4.y + sum4.z + sum4.w;
 }
 
 #ifdef FW
