@@ -1,10 +1,8 @@
 /* `clgauge peak`: options -> test selection -> device (fp16 probed) -> the selected peak tests -> reports
  * (table, JSON, CSV). A run that measured read, copy and fp32 becomes the device's cached roofline (the full
  * figures, or the quick ones with --quick), which `run` then uses. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
@@ -12,57 +10,38 @@
 #include "cli/outputs.h"
 #include "core/context.h"
 #include "core/log.h"
-#include "core/safefile.h"
-#include "core/fs.h"
 #include "peak/peak.h"
 #include "peak/roofline.h"
+#include "report/report.h"
 
 /* On a terminal: "[k/N] family test: rows so far, ETA" after each test, overwritten in place. The ETA
  * assumes the remaining tests take the mean time of those done. */
-static void progress(const cg_peak_report *rep, size_t first, size_t i, size_t n, double elapsed, void *user)
+static void progress(const cg_report *rep, size_t first, size_t i, size_t n, double elapsed, void *user)
 {
     (void)user;
-    const char *test = first < rep->n ? rep->rows[first].test : "";
+    const char *test = first < rep->n ? rep->rows[first].rung : ""; /* a peak row's test */
     double eta = i < n ? elapsed / (double)i * (double)(n - i) : 0;
     fprintf(stderr, "\r\033[K[%zu/%zu] %s done, %zu rows, %.0f s elapsed", i, n, test, rep->n, elapsed);
     if (i < n) fprintf(stderr, ", about %.0f s left", eta);
     if (i == n) fprintf(stderr, "\r\033[K");
 }
 
-static void fill_meta(cg_peak_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
+/* The metadata block and the peak's options. */
+static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
 {
-    snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
-    snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
-    cg_cli_time_utc(rep->time_utc, sizeof rep->time_utc);
-    cg_cli_command_line(rep->command_line, sizeof rep->command_line, argc, argv);
-    cg_cli_fill_device(&rep->device, d);
+    cg_cli_fill_meta(rep, d, argc, argv);
     rep->quick = o->quick;
     rep->max_time = o->max_time;
 }
 
-static cg_status write_reports(const cg_opts *o, const cg_peak_report *rep, FILE *out)
+static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
 {
-    cg_status st = CG_OK;
-    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")))
-        cg_peak_report_text(rep, out);
-    cg_safefile_batch_begin(); /* the report files are replaced together, or none of them */
-    if (o->json && cg_peak_report_json(rep, o->json) != 0) {
-        CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    if (o->csv && cg_peak_report_csv(rep, o->csv) != 0) {
-        CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    if (cg_safefile_batch_end(st == CG_OK) != 0) {
-        CG_ERROR("cannot put the report files in place: %s", cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    return st;
+    if (cg_cli_table_wanted(o)) cg_report_text(rep, out);
+    return cg_cmd_write_files(o, rep);
 }
 
 /* The run's read, copy and fp32 figures become the roofline cache when all three were measured. */
-static void save_roofline(const cg_ctx *ctx, const cg_opts *o, const cg_peak_report *rep)
+static void save_roofline(const cg_ctx *ctx, const cg_opts *o, const cg_report *rep)
 {
     cg_roofline r = {0};
     cg_peak_ceilings(rep, &r.copy_gbps, &r.read_gbps, &r.mad_gflops);
@@ -93,8 +72,8 @@ cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
     if ((st = cg_device_list_init(&l)) != CG_OK) return st;
     const cg_device *dev;
     cg_ctx ctx;
-    cg_peak_report rep;
-    cg_peak_report_init(&rep);
+    cg_report rep;
+    cg_report_init_kind(&rep, CG_KIND_PEAK);
     if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
     cg_device_probe_fp16(&l.dev[dev - l.dev]); /* NVIDIA does not list cl_khr_fp16: compile to learn */
     if ((st = cg_ctx_init(&ctx, dev, mask, NULL, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
@@ -108,7 +87,7 @@ cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
     if (rep.n > 0) st = cg_status_merge(st, write_reports(o, &rep, out));
     cg_ctx_fini(&ctx);
 out_list:
-    cg_peak_report_fini(&rep);
+    cg_report_fini(&rep);
     cg_device_list_fini(&l);
     return st;
 }

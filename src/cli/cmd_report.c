@@ -1,6 +1,6 @@
-/* `clgauge report`: saved runs (JSON) back as text tables, or as one HTML page with charts (--html); and the
+/* `clgauge report`: saved runs (JSON) back as text tables, or as one HTML page with charts (--html); the
  * HTML steps `run --html` shares: the early check (gnuplot on PATH, a valid $CLGAUGE_GNUPLOT_TIMEOUT, the
- * path writable) and the writing. */
+ * path writable) and the writing; and the writing of the report files of run and peak, together. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,7 +8,9 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/meta.h"
+#include "core/fs.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "report/html.h"
 #include "cli/runfile.h"
 #include "report/plot.h"
@@ -39,6 +41,27 @@ cg_status cg_cmd_html_write(const cg_report *const *runs, size_t n, const char *
     if (cg_report_html(runs, n, gen, path, err, sizeof err, &io) == 0) return CG_OK;
     CG_ERROR("%s", err);
     return io ? CG_E_IO : CG_E_RUNTIME;
+}
+
+cg_status cg_cmd_write_files(const cg_opts *o, const cg_report *rep)
+{
+    cg_status st = CG_OK;
+    cg_safefile_batch_begin(); /* the report files are replaced together, or none of them */
+    if (o->json && cg_report_json(rep, o->json) != 0) {
+        CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
+        st = CG_E_IO;
+    }
+    if (o->csv && cg_report_csv(rep, o->csv) != 0) {
+        CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
+        st = CG_E_IO;
+    }
+    if (o->html && rep->kind == CG_KIND_RUN)
+        st = cg_status_merge(st, cg_cmd_html_write(&rep, 1, o->html, rep->command_line));
+    if (cg_safefile_batch_end(st == CG_OK) != 0) {
+        CG_ERROR("cannot put the report files in place: %s", cg_fs_strerror(errno));
+        st = CG_E_IO;
+    }
+    return st;
 }
 
 cg_status cg_cmd_report(const cg_opts *o, int argc, char **argv, FILE *out)

@@ -1,7 +1,6 @@
 /* `clgauge run`: options (each workload-specific one checked against the selected workloads that take it,
  * from the merged option table) -> device -> roofline -> each selected ladder, once per item of its sweep
  * (a workload's CG_WOPT_EXTENTS option: convolution's --filter) -> reports (table, JSON, CSV, HTML). */
-#include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,8 +16,6 @@
 #include "cli/targets.h"
 #include "core/context.h"
 #include "core/log.h"
-#include "core/safefile.h"
-#include "core/fs.h"
 #include "core/program.h"
 #include "core/runner.h"
 #include "peak/roofline.h"
@@ -50,13 +47,10 @@ static void progress(const char *workload, const char *rung, size_t i, size_t n,
         fprintf(stderr, ", about %.0f s left", el / (double)(p->done - 1) * (double)(p->total - p->done + 1));
 }
 
+/* The metadata block and the run's options. */
 static void fill_meta(cg_report *rep, const cg_opts *o, const cg_device *d, int argc, char **argv)
 {
-    snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
-    snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
-    cg_cli_time_utc(rep->time_utc, sizeof rep->time_utc);
-    cg_cli_command_line(rep->command_line, sizeof rep->command_line, argc, argv);
-    cg_cli_fill_device(&rep->device, d);
+    cg_cli_fill_meta(rep, d, argc, argv);
     rep->seed = o->seed;
     rep->runs = o->runs;
     rep->warmup = o->warmup;
@@ -190,27 +184,10 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
 
 static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
 {
-    cg_status st = CG_OK;
-    if (!o->quiet && !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-")) &&
-        !(o->html && !strcmp(o->html, "-")))
-        cg_report_text(rep, out);
+    if (cg_cli_table_wanted(o)) cg_report_text(rep, out);
     if (!o->quiet) cg_report_warnings(rep, stderr); /* one line per warning kind, with its fix */
     if (!o->quiet && o->estimate) cg_estimates_print(rep, &o->wopts, out);
-    cg_safefile_batch_begin(); /* the report files are replaced together, or none of them */
-    if (o->json && cg_report_json(rep, o->json) != 0) {
-        CG_ERROR("cannot write --json file %s: %s", o->json, cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    if (o->csv && cg_report_csv(rep, o->csv) != 0) {
-        CG_ERROR("cannot write --csv file %s: %s", o->csv, cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    if (o->html) st = cg_status_merge(st, cg_cmd_html_write(&rep, 1, o->html, rep->command_line));
-    if (cg_safefile_batch_end(st == CG_OK) != 0) {
-        CG_ERROR("cannot put the report files in place: %s", cg_fs_strerror(errno));
-        st = CG_E_IO;
-    }
-    return st;
+    return cg_cmd_write_files(o, rep);
 }
 
 /* The roofline ceilings (measured, or from the cache), recorded in rep and returned in *ceil. */

@@ -23,5 +23,8 @@ cg_status cg_cmd_html_check(const char *path);
 struct cg_report;
 cg_status cg_cmd_html_write(const struct cg_report *const *runs, size_t n, const char *path,
                             const char *command_line);
+/* The report files of run and peak: --json, --csv and, for a run, --html, replaced together or none of them.
+ * Each failure is one logged line naming the flag and the file (CG_E_IO; --html as cg_cmd_html_write). */
+cg_status cg_cmd_write_files(const cg_opts *o, const struct cg_report *rep);
 
 #endif

@@ -61,3 +61,22 @@ void cg_cli_fill_device(cg_report_device *rd, const cg_device *d)
     rd->fp16_known = d->fp16 != CG_FP16_UNKNOWN;
     rd->fp16 = d->fp16 == CG_FP16_LISTED || d->fp16 == CG_FP16_COMPILES;
 }
+
+void cg_cli_fill_meta(cg_report *rep, const cg_device *d, int argc, char **argv)
+{
+    snprintf(rep->tool_version, sizeof rep->tool_version, "%s", CLGAUGE_VERSION);
+    snprintf(rep->git_commit, sizeof rep->git_commit, "%s", CLGAUGE_GIT);
+    cg_cli_time_utc(rep->time_utc, sizeof rep->time_utc);
+    cg_cli_command_line(rep->command_line, sizeof rep->command_line, argc, argv);
+    cg_cli_fill_device(&rep->device, d);
+}
+
+static bool is_stdout(const char *path)
+{
+    return path && !strcmp(path, "-");
+}
+
+bool cg_cli_table_wanted(const cg_opts *o)
+{
+    return !o->quiet && !is_stdout(o->json) && !is_stdout(o->csv) && !is_stdout(o->html);
+}

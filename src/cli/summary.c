@@ -26,7 +26,7 @@ void cg_cli_run_summary(const cg_report *rep, FILE *f)
     fprintf(f, "clgauge: %zu rung%s: %zu ok, %zu failed, %zu unsupported", rep->n, rep->n == 1 ? "" : "s", ok,
             rep->n - ok - unsupported, unsupported);
     if (fast) {
-        char fn[96], sn[96], ft[32], stime[32];
+        char fn[CG_GROUP_LEN + 34], sn[CG_GROUP_LEN + 34], ft[32], stime[32]; /* workload[variant]:rung */
         row_name(fast, fn, sizeof fn);
         row_name(slow, sn, sizeof sn);
         cg_fmt_time(ft, sizeof ft, fast->t_median);

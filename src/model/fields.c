@@ -1,84 +1,80 @@
-/* The field tables of the result model: run rows, peak rows and the device block, all of one descriptor type
+/* The field tables of the result model: rows (run and peak) and the device block, all of one descriptor type
  * (cg_field). The JSON keys, the CSV columns and docs/report-schema.md follow these tables in this order (a
  * unit test checks the CSV header and the doc against them), so adding a field to the result model is one
  * line here and the formats cannot drift apart. */
 #include "model/fields.h"
 
-#include <stdbool.h>
-
 /* A field of struct type T: name, kind, member, unit. */
 #define FIELD(T, n, k, m, u)                                                                                 \
     .name = n, .kind = k, .offset = offsetof(T, m), .unit = u, .size = sizeof((T *)0)->m
-#define F(name, kind, member, unit)                                                                          \
+#define RUN  CG_KIND_RUN
+#define PEAK CG_KIND_PEAK
+#define F(name, kind, member, unit, docs)                                                                    \
     {                                                                                                        \
-        FIELD(cg_result, name, kind, member, unit)                                                           \
+        FIELD(cg_result, name, kind, member, unit), .kinds = (docs)                                          \
     }
 
-const cg_field cg_result_fields[] = {
-    /* identity */
-    F("workload", CG_F_STR, workload, ""),
-    F("rung", CG_F_STR, rung, ""),
-    F("variant", CG_F_STR, variant, ""),
-    F("why", CG_F_STR, why, ""),
-    F("size", CG_F_STR, size_desc, ""),
-    F("status", CG_F_STATUS, status, ""),
-    F("reason", CG_F_STR, reason, ""),
-    /* timing over the timed runs, warm-up dropped */
-    F("runs", CG_F_SIZE, runs, ""),
-    F("t_min_s", CG_F_DOUBLE, t_min, "s"),
-    F("t_median_s", CG_F_DOUBLE, t_median, "s"),
-    F("t_mean_s", CG_F_DOUBLE, t_mean, "s"),
-    F("t_stddev_s", CG_F_DOUBLE, t_stddev, "s"),
-    F("t_cv", CG_F_DOUBLE, t_cv, "1"),
-    F("t_max_s", CG_F_DOUBLE, t_max, "s"),
-    F("outliers", CG_F_SIZE, outliers, ""),
-    /* work model and rates from the median time */
-    F("bytes", CG_F_DOUBLE, bytes, "B"),
-    F("flops", CG_F_DOUBLE, flops, "FLOP"),
-    F("items", CG_F_DOUBLE, items, ""),
-    F("item_unit", CG_F_STR, item_unit, ""),
-    F("bytes_note", CG_F_STR, bytes_note, ""),
-    F("ceiling", CG_F_STR, ceiling, ""),
-    F("gbps", CG_F_DOUBLE, gbps, "GB/s"),
-    F("gflops", CG_F_DOUBLE, gflops, "GFLOP/s"),
-    F("items_per_s", CG_F_DOUBLE, items_per_s, "1/s"),
-    F("roofline_pct", CG_F_DOUBLE, roofline_pct, "%"),
-    F("speedup", CG_F_DOUBLE, speedup, "x"),
-    F("speedup_lo", CG_F_DOUBLE, speedup_lo, "x"),
-    F("speedup_hi", CG_F_DOUBLE, speedup_hi, "x"),
-    /* check against the CPU reference */
-    F("check_ok", CG_F_BOOL, check_ok, ""),
-    F("max_abs_err", CG_F_DOUBLE, max_abs_err, ""),
-    F("max_rel_err", CG_F_DOUBLE, max_rel_err, ""),
-    F("tolerance", CG_F_DOUBLE, tolerance, ""),
-    F("bound_ratio", CG_F_DOUBLE, bound_ratio, "1"),
-    F("first_mismatch", CG_F_LL, first_mismatch, ""),
-    F("mismatches", CG_F_SIZE, mismatches, ""),
-    /* build */
-    F("build_s", CG_F_DOUBLE, build_s, "s"),
-    F("cache_hit", CG_F_BOOL, cache_hit, ""),
-    F("warnings", CG_F_WARNINGS, warnings, ""),
-    F("times_s", CG_F_TIMES, times, "s"),
+/* Run rows: a rung's identity, timing over the timed runs (warm-up dropped), the work model and rates from
+ * the median time, the check against the CPU reference, the build. Peak rows: one measured figure (its family
+ * and test are the row's workload and rung members). */
+const cg_field cg_row_fields[] = {
+    F("workload", CG_F_STR, workload, "", RUN),
+    F("rung", CG_F_STR, rung, "", RUN),
+    F("family", CG_F_STR, workload, "", PEAK),
+    F("test", CG_F_STR, rung, "", PEAK),
+    F("variant", CG_F_STR, variant, "", RUN | PEAK),
+    F("value", CG_F_DOUBLE, value, "", PEAK), /* in the row's own unit */
+    F("unit", CG_F_STR, unit, "", PEAK),
+    F("why", CG_F_STR, why, "", RUN),
+    F("size", CG_F_STR, size_desc, "", RUN),
+    F("status", CG_F_STATUS, status, "", RUN | PEAK),
+    F("reason", CG_F_STR, reason, "", RUN),
+    F("runs", CG_F_SIZE, runs, "", RUN),
+    F("t_min_s", CG_F_DOUBLE, t_min, "s", RUN),
+    F("t_median_s", CG_F_DOUBLE, t_median, "s", RUN),
+    F("t_mean_s", CG_F_DOUBLE, t_mean, "s", RUN),
+    F("t_stddev_s", CG_F_DOUBLE, t_stddev, "s", RUN),
+    F("t_cv", CG_F_DOUBLE, t_cv, "1", RUN),
+    F("t_max_s", CG_F_DOUBLE, t_max, "s", RUN),
+    F("outliers", CG_F_SIZE, outliers, "", RUN),
+    F("bytes", CG_F_DOUBLE, bytes, "B", RUN),
+    F("flops", CG_F_DOUBLE, flops, "FLOP", RUN),
+    F("items", CG_F_DOUBLE, items, "", RUN),
+    F("item_unit", CG_F_STR, item_unit, "", RUN),
+    F("bytes_note", CG_F_STR, bytes_note, "", RUN),
+    F("ceiling", CG_F_STR, ceiling, "", RUN),
+    F("gbps", CG_F_DOUBLE, gbps, "GB/s", RUN),
+    F("gflops", CG_F_DOUBLE, gflops, "GFLOP/s", RUN),
+    F("items_per_s", CG_F_DOUBLE, items_per_s, "1/s", RUN),
+    F("roofline_pct", CG_F_DOUBLE, roofline_pct, "%", RUN),
+    F("speedup", CG_F_DOUBLE, speedup, "x", RUN),
+    F("speedup_lo", CG_F_DOUBLE, speedup_lo, "x", RUN),
+    F("speedup_hi", CG_F_DOUBLE, speedup_hi, "x", RUN),
+    F("check_ok", CG_F_BOOL, check_ok, "", RUN),
+    F("max_abs_err", CG_F_DOUBLE, max_abs_err, "", RUN),
+    F("max_rel_err", CG_F_DOUBLE, max_rel_err, "", RUN),
+    F("tolerance", CG_F_DOUBLE, tolerance, "", RUN),
+    F("bound_ratio", CG_F_DOUBLE, bound_ratio, "1", RUN),
+    F("first_mismatch", CG_F_LL, first_mismatch, "", RUN),
+    F("mismatches", CG_F_SIZE, mismatches, "", RUN),
+    F("build_s", CG_F_DOUBLE, build_s, "s", RUN),
+    F("cache_hit", CG_F_BOOL, cache_hit, "", RUN),
+    F("warnings", CG_F_WARNINGS, warnings, "", RUN),
+    F("times_s", CG_F_TIMES, times, "s", RUN),
+    /* the rest of a peak row: what the figure counts, its best launch, and why it is not ok */
+    F("amount", CG_F_DOUBLE, amount, "", PEAK), /* bytes or operations per launch */
+    F("t_min_s", CG_F_DOUBLE, t_min, "s", PEAK),
+    F("runs", CG_F_SIZE, runs, "", PEAK),
+    F("counts", CG_F_STR, bytes_note, "", PEAK),
+    F("reason", CG_F_STR, reason, "", PEAK),
 };
 
-const size_t cg_result_nfields = sizeof cg_result_fields / sizeof cg_result_fields[0];
+const size_t cg_row_nfields = sizeof cg_row_fields / sizeof cg_row_fields[0];
 
-#define P(name, kind, member, unit)                                                                          \
-    {                                                                                                        \
-        FIELD(cg_peak_row, name, kind, member, unit)                                                         \
-    }
-
-/* A peak row: one measured figure. */
-const cg_field cg_peak_fields[] = {
-    P("family", CG_F_STR, family, ""),    P("test", CG_F_STR, test, ""),
-    P("variant", CG_F_STR, variant, ""),  P("value", CG_F_DOUBLE, value, ""), /* in the row's own unit */
-    P("unit", CG_F_STR, unit, ""),        P("status", CG_F_PEAK_STATUS, status, ""),
-    P("amount", CG_F_DOUBLE, amount, ""), P("t_min_s", CG_F_DOUBLE, t_min, "s"),
-    P("runs", CG_F_INT, runs, ""),        P("counts", CG_F_STR, note, ""),
-    P("reason", CG_F_STR, reason, ""),
-};
-
-const size_t cg_peak_nfields = sizeof cg_peak_fields / sizeof cg_peak_fields[0];
+bool cg_field_carried(const cg_field *f, cg_report_kind k)
+{
+    return (f->kinds & (unsigned)k) != 0;
+}
 
 /* CG_F_MAYBE_BOOL: the flag that says whether fp16 is known follows it. */
 _Static_assert(offsetof(cg_report_device, fp16_known) == offsetof(cg_report_device, fp16) + sizeof(bool),

@@ -1,4 +1,4 @@
-/* The one growable-array step every list in the program uses (result rows, peak rows, events). */
+/* The one growable-array step every list in the program uses (report rows, run and peak; events). */
 #ifndef CG_GROW_H
 #define CG_GROW_H
 #include <stdbool.h>

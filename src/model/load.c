@@ -3,8 +3,8 @@
  * values, that it is a clgauge run (tool.name, kind "run" when given), that its schema_version is the one
  * this build writes or version 1 (read through the version 1 keys), and
  * then every key it reads (loadkeys.c): each failure is one line naming the file. Row keys are read through
- * cg_result_fields, so a field added to the model is read back too; a string key a row lacks reads as ""
- * (files written before `variant` existed load unchanged). */
+ * the run fields of cg_row_fields, so a field added to the model is read back too; a string key a row lacks
+ * reads as "" (files written before `variant` existed load unchanged). */
 #include "model/load.h"
 #include "model/loadkeys.h"
 #include "model/fields.h"

@@ -114,7 +114,7 @@ static int bad_value(const cg_loader *l, const where *w, const slot *s, const cJ
 
 static bool parse_status(const char *s, cg_rung_status *st)
 {
-    for (int k = CG_RUNG_OK; k <= CG_RUNG_CL_ERROR; k++)
+    for (int k = CG_RUNG_OK; k <= CG_RUNG_LAST_RUN; k++)
         if (!strcmp(s, cg_rung_status_name((cg_rung_status)k))) {
             *st = (cg_rung_status)k;
             return true;
@@ -250,7 +250,7 @@ static int read_part(const cg_loader *l, const cJSON *top, const char *name, con
     return o ? read_object(l, &w, o, slots, n, vals) : 0;
 }
 
-/* The slot kind of each field kind (model/fields.h); a peak status is never read here. */
+/* The slot kind of each field kind (model/fields.h). */
 static const kind by_field[] = {
     [CG_F_STR] = K_STR,         [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,     [CG_F_INT] = K_INT,
     [CG_F_UINT] = K_UINT,       [CG_F_ULL] = K_ULL,       [CG_F_LL] = K_LL,         [CG_F_BOOL] = K_BOOL,
@@ -306,18 +306,20 @@ int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r)
     return rc;
 }
 
-/* The slots of one row, from cg_result_fields: workload, rung, status and t_median_s are required. */
+/* The slots of one row, from the run fields of cg_row_fields: workload, rung, status and t_median_s are
+ * required. */
 static size_t row_slots(const cg_loader *l, cg_result *row, slot *slots)
 {
-    size_t n = cg_result_nfields < MAX_SLOTS ? cg_result_nfields : MAX_SLOTS;
-    for (size_t k = 0; k < n; k++) {
-        const cg_field *fd = &cg_result_fields[k];
+    size_t n = 0;
+    for (size_t k = 0; k < cg_row_nfields && n < MAX_SLOTS; k++) {
+        const cg_field *fd = &cg_row_fields[k];
+        if (!cg_field_carried(fd, CG_KIND_RUN)) continue;
         kind kd = by_field[fd->kind];
         const char *name = l->version == 1 && !strcmp(fd->name, "build_s") ? "build_ms" : fd->name;
-        slots[k] = (slot){name, kd == K_NUM && !strcmp(fd->unit, "s") ? K_TIME : kd, (char *)row + fd->offset,
+        slots[n] = (slot){name, kd == K_NUM && !strcmp(fd->unit, "s") ? K_TIME : kd, (char *)row + fd->offset,
                           fd->size, false};
-        slots[k].required = !strcmp(fd->name, "workload") || !strcmp(fd->name, "rung") ||
-                            !strcmp(fd->name, "status") || !strcmp(fd->name, "t_median_s");
+        slots[n++].required = !strcmp(fd->name, "workload") || !strcmp(fd->name, "rung") ||
+                              !strcmp(fd->name, "status") || !strcmp(fd->name, "t_median_s");
     }
     return n;
 }

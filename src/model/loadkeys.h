@@ -26,7 +26,7 @@ int cg_load_fail(const cg_loader *l, const char *fmt, ...) __attribute__((format
 /* Reads tool, time_utc, command_line, device, options and roofline of the run top into r; 0, or -1 with
  * err naming the first key of a wrong type or value, or a key given twice. */
 int cg_load_meta(const cg_loader *l, const cJSON *top, cg_report *r);
-/* Reads the array of rows a into r, each key checked by its kind in cg_result_fields; 0, or -1 with err
+/* Reads the array of rows a into r, each key checked by its kind in cg_row_fields; 0, or -1 with err
  * naming the first bad key and its row ("field t_median_s of row 2"), a missing required key (workload,
  * rung, status, t_median_s), too many rows, or none. */
 int cg_load_rows(const cg_loader *l, const cJSON *a, cg_report *r);

@@ -1,6 +1,6 @@
-/* The result model: a report's growable array of rows, the group a row belongs to (workload and variant),
- * the names of rung statuses and the warning table (name and the generic message with its fix), which every
- * report format reads. */
+/* The result model: a report's growable array of rows (run and peak alike), the group a row belongs to
+ * (workload and variant), the one status table (word, label, whether it fails) and the warning table (name
+ * and the generic message with its fix), which every report format reads. */
 #include "model/result.h"
 #include "model/grow.h"
 
@@ -8,9 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cg_report_init(cg_report *r)
+void cg_report_init_kind(cg_report *r, cg_report_kind k)
 {
     memset(r, 0, sizeof *r);
+    r->kind = k;
+}
+
+void cg_report_init(cg_report *r)
+{
+    cg_report_init_kind(r, CG_KIND_RUN);
 }
 
 void cg_report_fini(cg_report *r)
@@ -45,39 +51,35 @@ bool cg_result_same_group(const cg_result *a, const cg_result *b)
     return !strcmp(a->workload, b->workload) && !strcmp(a->variant, b->variant);
 }
 
-const char *cg_rung_status_name(cg_rung_status s)
-{
-    switch (s) {
-    case CG_RUNG_OK:
-        return "ok";
-    case CG_RUNG_WRONG:
-        return "wrong_result";
-    case CG_RUNG_UNSUPPORTED:
-        return "unsupported";
-    case CG_RUNG_BUILD_FAILED:
-        return "build_failed";
-    case CG_RUNG_CL_ERROR:
-        return "cl_error";
-    }
-    return "unknown";
-}
-
-/* The one status vocabulary: the word of the files and the label of the table, side by side. */
+/* The one status vocabulary, in enum order: the word of the files, the label of the table, side by side. */
 static const struct {
     const char *word, *label;
-} status_labels[] = {
-    {"ok", "OK"},
-    {"wrong_result", "FAILED"},
-    {"unsupported", "unsupported"},
-    {"build_failed", "BUILD-FAILED"},
-    {"cl_error", "CL-ERROR"},
-    {"zero_copy", "zero-copy"},
+    bool failed; /* makes the exit code a failure */
+} statuses[] = {
+    [CG_RUNG_OK] = {"ok", "OK", false},
+    [CG_RUNG_WRONG] = {"wrong_result", "FAILED", true},
+    [CG_RUNG_UNSUPPORTED] = {"unsupported", "unsupported", false},
+    [CG_RUNG_BUILD_FAILED] = {"build_failed", "BUILD-FAILED", true},
+    [CG_RUNG_CL_ERROR] = {"cl_error", "CL-ERROR", true},
+    [CG_RUNG_ZERO_COPY] = {"zero_copy", "zero-copy", false},
 };
+#define NSTATUS (sizeof statuses / sizeof statuses[0])
+_Static_assert(NSTATUS == CG_RUNG_ZERO_COPY + 1, "a status without a word");
+
+const char *cg_rung_status_name(cg_rung_status s)
+{
+    return (size_t)s < NSTATUS ? statuses[s].word : "unknown";
+}
+
+bool cg_rung_status_failed(cg_rung_status s)
+{
+    return (size_t)s < NSTATUS && statuses[s].failed;
+}
 
 const char *cg_status_label(const char *word)
 {
-    for (size_t i = 0; i < sizeof status_labels / sizeof status_labels[0]; i++)
-        if (!strcmp(status_labels[i].word, word)) return status_labels[i].label;
+    for (size_t i = 0; i < NSTATUS; i++)
+        if (!strcmp(statuses[i].word, word)) return statuses[i].label;
     return NULL;
 }
 

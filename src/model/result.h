@@ -1,5 +1,7 @@
-/* The result model every report is written from: run metadata plus one row per rung. It depends on nothing
- * but the C library, so report writers stay independent of OpenCL. */
+/* The result model every report is written from, for `run` and `peak` alike: one metadata block plus one row
+ * type (a rung of a run, or a figure of a peak run) with one status vocabulary. Which fields a document's
+ * rows carry is the field table's (model/fields.h) business. It depends on nothing but the C library, so
+ * report writers stay independent of OpenCL. */
 #ifndef CG_RESULT_H
 #define CG_RESULT_H
 #include <stdbool.h>
@@ -9,17 +11,30 @@
 /* The report schema every JSON file (run, peak, devices) is written in; the loader also reads version 1. */
 #define CG_SCHEMA_VERSION 2
 
+/* Which document a report is: its rows carry the fields of cg_row_fields marked with its bit. */
+typedef enum cg_report_kind {
+    CG_KIND_RUN = 1u << 0,  /* `clgauge run`: one row per rung */
+    CG_KIND_PEAK = 1u << 1, /* `clgauge peak`: one row per measured figure */
+} cg_report_kind;
+
+/* The status of every row, run and peak. For a peak figure, ok means measured (and checked where the test has
+ * a check), wrong_result that the figure is not trusted, and cl_error covers a failed build too. */
 typedef enum cg_rung_status {
     CG_RUNG_OK,           /* ran and matched the reference */
     CG_RUNG_WRONG,        /* "wrong_result": ran, did not match (FAILED row, exit 3) */
     CG_RUNG_UNSUPPORTED,  /* the device lacks what the rung needs: not run, not a failure */
     CG_RUNG_BUILD_FAILED, /* the compiler rejected the kernel (exit 4) */
     CG_RUNG_CL_ERROR,     /* an OpenCL call failed while running it (exit 4) */
+    CG_RUNG_ZERO_COPY,    /* peak only: a transfer that moved no bytes (the buffer is host memory): no rate */
 } cg_rung_status;
+/* The statuses a run row may have (a run file with "zero_copy" is damaged). */
+#define CG_RUNG_LAST_RUN CG_RUNG_CL_ERROR
 
-/* "ok", "wrong_result", "unsupported", "build_failed", "cl_error": the status words of every JSON and CSV
- * file (peak rows use the same words, plus "zero_copy"). */
+/* "ok", "wrong_result", "unsupported", "build_failed", "cl_error", "zero_copy": the status words of every
+ * JSON and CSV file; "unknown" for a value outside the enum. */
 const char *cg_rung_status_name(cg_rung_status s);
+/* True for the statuses that make the exit code a failure: wrong_result, build_failed, cl_error. */
+bool cg_rung_status_failed(cg_rung_status s);
 /* The status word as the text table and the HTML page show it: "OK", "FAILED" (wrong_result),
  * "unsupported", "BUILD-FAILED", "CL-ERROR", "zero-copy"; a failure in capitals. NULL for an unknown word.
  * docs/report-schema.md lists the pairs. */
@@ -45,10 +60,14 @@ typedef struct cg_times {
     size_t n;
 } cg_times;
 
+/* One row of a report. A peak row is a figure: its family ("bandwidth") is the workload, its test ("read")
+ * the rung, its variant ("float4") the variant, its figure value/unit/amount, what it counts bytes_note; the
+ * timing fields it carries are t_min (the best launch) and runs. Fields a kind does not carry stay zero. */
 typedef struct cg_result {
-    char workload[32], rung[32];
-    char variant[24]; /* the run's parameter label ("32x32": one size of a --filter sweep), "" for none: rows
-                         of one workload with different variants are separate groups in every report */
+    char workload[32], rung[32]; /* peak: family and test */
+    char variant[48]; /* the run's parameter label ("32x32": one size of a --filter sweep), "" for none: rows
+                         of one workload with different variants are separate groups in every report; peak:
+                         "float4", "pinned write 64 MiB" */
     char why[160];
     char size_desc[64];
     cg_rung_status status;
@@ -60,8 +79,8 @@ typedef struct cg_result {
     /* work model and rates from the median time */
     double bytes, flops, items;
     char item_unit[8];
-    char bytes_note[96];
-    char ceiling[8]; /* "copy" or "read": which bandwidth ceiling the roofline uses */
+    char bytes_note[160]; /* which bytes the bandwidth counts; peak ("counts"): what the figure counts */
+    char ceiling[8];      /* "copy" or "read": which bandwidth ceiling the roofline uses */
     double gbps, gflops, items_per_s;
     double roofline_pct; /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
     double speedup;      /* first rung's median / this rung's median (0 when either did not run) */
@@ -78,6 +97,11 @@ typedef struct cg_result {
     bool cache_hit;
     unsigned warnings; /* cg_warning bits */
     cg_times times;    /* the timed runs' seconds: times.n == runs when kept */
+    /* peak: the figure in unit ("GB/s", "GFLOP/s", "GIOP/s", "us"; 0 when not ok) and the bytes or operations
+     * it counts per launch (0 for latencies) */
+    double value;
+    char unit[12];
+    double amount;
 } cg_result;
 
 /* The device block of every report (run, peak) and of `devices --json`: one field table (cg_device_fields in
@@ -91,10 +115,14 @@ typedef struct cg_report_device {
     bool fp16, fp16_known; /* fp16 is written as null while not known (`run` does not probe it) */
 } cg_report_device;
 
+/* A report of either kind: the metadata block (tool, time, command line, device, the kind's options) and the
+ * growable array of rows. */
 typedef struct cg_report {
+    cg_report_kind kind;
     char tool_version[32], git_commit[48], time_utc[32];
     char command_line[1024];
     cg_report_device device;
+    /* run options */
     uint64_t seed;
     int runs, warmup;
     char size_arg[64]; /* --size as given, "" for the defaults */
@@ -102,19 +130,24 @@ typedef struct cg_report {
     /* roofline ceilings */
     double copy_gbps, read_gbps, mad_gflops;
     char roofline_source[16]; /* "measured" or "cache" */
+    /* peak options */
+    bool quick;
+    double max_time; /* --max-time, seconds per figure */
     cg_result *rows;
     size_t n, cap;
 } cg_report;
 
 /* The longest group label cg_result_group writes, NUL included. */
-#define CG_GROUP_LEN 64
+#define CG_GROUP_LEN 96
 /* Writes the row's group label to buf: "convolution[32x32]" when it has a variant, else the workload name
  * ("reduction"). Every report shows, charts and compares the rows group by group. */
 void cg_result_group(const cg_result *r, char *buf, size_t len);
 /* True when a and b belong to the same group: the same workload and the same variant. */
 bool cg_result_same_group(const cg_result *a, const cg_result *b);
 
+/* An empty report of kind k: CG_KIND_RUN for cg_report_init. */
 void cg_report_init(cg_report *r);
+void cg_report_init_kind(cg_report *r, cg_report_kind k);
 void cg_report_fini(cg_report *r);
 /* Appends a zeroed row and returns it (NULL when out of memory). */
 cg_result *cg_report_add(cg_report *r);

@@ -1,6 +1,7 @@
 /* Atomic-add throughput, global and local: every work-item on one address, on 64 addresses, and one address
  * per work-item. The figure counts atomic adds (GIOP/s). After timing, one more launch on zeroed counters is
  * checked: the counters must add up to work-items x iterations. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "core/clerr.h"
 #include "peak/tests.h"
@@ -53,7 +54,7 @@ static cg_status one(cg_peak_env *e, cl_program p, bool local, cl_uint mask, con
     uint32_t sum = 0;
     double best = 0;
     int runs = 0;
-    cg_peak_row *row = cg_peak_add(e, variant, "GIOP/s");
+    cg_result *row = cg_peak_add(e, variant, "GIOP/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     CG_TRY_OBJ(ctr, clCreateBuffer(e->ctx->context, CL_MEM_READ_WRITE, n * 4, NULL, CG_ERRP));
     CG_TRY_OBJ(k, clCreateKernel(p, local ? "atomic_local" : "atomic_global", CG_ERRP));
@@ -62,9 +63,9 @@ static cg_status one(cg_peak_env *e, cl_program p, bool local, cl_uint mask, con
     if ((st = cg_peak_fit_time(e, k, 2, g, l, &iters, &best, &runs)) != CG_OK) goto out;
     cg_peak_set_rate(row, (double)g * iters, best, runs, "atomic adds; counters checked");
     if ((st = checked_sum(e, k, ctr, n, g, l, &sum)) == CG_OK && sum != (uint32_t)(g * iters))
-        cg_peak_set_status(row, CG_PEAK_WRONG, "counters add up to %u, want %u", sum, (unsigned)(g * iters));
+        cg_peak_set_status(row, CG_RUNG_WRONG, "counters add up to %u, want %u", sum, (unsigned)(g * iters));
 out:
-    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     if (k) clReleaseKernel(k);
     if (ctr) clReleaseMemObject(ctr);
     return st;

@@ -82,7 +82,7 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
     cl_uint n = (cl_uint)(bytes / (4 * (size_t)vw));
     double best = 0;
     int runs = 0;
-    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    cg_result *row = cg_peak_add(e, variant, "GB/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     if ((st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) goto out;
     if (kind == BW_READ) {
@@ -101,7 +101,7 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
     if (st == CG_OK)
         cg_peak_set_rate(row, (double)bytes * (kind == BW_COPY ? 2 : 1), best, runs, kind_note[kind]);
 out:
-    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     if (p) clReleaseProgram(p);
     return st;
 }
@@ -157,7 +157,7 @@ static cg_status pattern_row(cg_peak_env *e, cl_program p, pattern pt, unsigned 
         snprintf(variant, sizeof variant, "random gather");
     else
         snprintf(variant, sizeof variant, "float4 offset %u", arg);
-    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    cg_result *row = cg_peak_add(e, variant, "GB/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     cl_uint extra = pt == PAT_GATHER ? (cl_uint)(words - 1) : arg;
     CG_TRY_OBJ(k, clCreateKernel(p, kernels[pt], CG_ERRP));
@@ -171,7 +171,7 @@ static cg_status pattern_row(cg_peak_env *e, cl_program p, pattern pt, unsigned 
                          pt == PAT_OFFSET ? "bytes loaded (16 per float4)"
                                           : "bytes of the floats used (the memory moves whole sectors)");
 out:
-    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     if (k) clReleaseKernel(k);
     return st;
 }

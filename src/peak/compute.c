@@ -61,7 +61,7 @@ static double replay(const kind_def *k, size_t gid, int vw, int nch, uint64_t it
 
 /* Reads back out[gid] for three work-items and compares with the replay; sets the row wrong on a mismatch. */
 static cg_status check(cg_peak_env *e, const kind_def *k, cl_mem out, size_t gsz, int vw, int nch,
-                       cl_uint iters, cg_peak_row *row)
+                       cl_uint iters, cg_result *row)
 {
     cg_status st = CG_OK;
     size_t ids[3] = {0, gsz / 2 + 5, gsz - 1}, osz = !strcmp(k->scalar, "double") ? 8 : 4;
@@ -77,7 +77,7 @@ static cg_status check(cg_peak_env *e, const kind_def *k, cl_mem out, size_t gsz
                                 : (double)v.f,
                want = replay(k, ids[i], vw, nch, iters);
         if (!(fabs(got - want) <= k->tol * fabs(want))) {
-            cg_peak_set_status(row, CG_PEAK_WRONG, "work-item %zu: got %.9g, want %.9g (host replay)", ids[i],
+            cg_peak_set_status(row, CG_RUNG_WRONG, "work-item %zu: got %.9g, want %.9g (host replay)", ids[i],
                                got, want);
             break;
         }
@@ -123,7 +123,7 @@ static void form_note(const kind_def *k, char *note, size_t len)
 }
 
 /* Times one form of one width: build, fit the iterations, best of the runs, check; the row keeps the best. */
-static cg_status one_form(cg_peak_env *e, const kind_def *k, int vw, cl_mem out, size_t gsz, cg_peak_row *row)
+static cg_status one_form(cg_peak_env *e, const kind_def *k, int vw, cl_mem out, size_t gsz, cg_result *row)
 {
     cg_status st = CG_OK;
     cl_program p = NULL;
@@ -140,7 +140,7 @@ static cg_status one_form(cg_peak_env *e, const kind_def *k, int vw, cl_mem out,
     if ((st = cg_peak_fit_time(e, kr, 5, gsz, cg_peak_local(e, gsz), &iters, &best, &runs)) != CG_OK)
         goto out;
     double ops = (double)gsz * iters * 4 * nch * vw * 2, v = cg_peak_rate_g(ops, best);
-    if (v > row->value || row->status != CG_PEAK_OK) {
+    if (v > row->value || row->status != CG_RUNG_OK) {
         char note[160];
         form_note(k, note, sizeof note);
         cg_peak_set_rate(row, ops, best, runs, note);
@@ -156,11 +156,11 @@ static cg_status one_width(cg_peak_env *e, const kind_def *k, int vw, cl_mem out
 {
     char vt[16];
     snprintf(vt, sizeof vt, vw == 1 ? "%s" : "%s%d", k->scalar, vw);
-    cg_peak_row *row = cg_peak_add(e, vt, k->unit);
+    cg_result *row = cg_peak_add(e, vt, k->unit);
     if (!row) return CG_E_RUNTIME;
-    row->status = CG_PEAK_FAILED;
+    row->status = CG_RUNG_CL_ERROR;
     cg_status st = one_form(e, k, vw, out, gsz, row);
-    if (st == CG_OK && row->status == CG_PEAK_OK && k->same_too && !e->o->quick) {
+    if (st == CG_OK && row->status == CG_RUNG_OK && k->same_too && !e->o->quick) {
         kind_def same = *k, idle = *k;
         same.b = same.a;
         idle.a = 1;
@@ -168,7 +168,7 @@ static cg_status one_width(cg_peak_env *e, const kind_def *k, int vw, cl_mem out
         st = one_form(e, &same, vw, out, gsz, row);
         if (st == CG_OK) st = one_form(e, &idle, vw, out, gsz, row);
     }
-    if (st != CG_OK) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error or build failure (see the log)");
+    if (st != CG_OK) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error or build failure (see the log)");
     return st;
 }
 
@@ -177,8 +177,8 @@ static cg_status sweep(cg_peak_env *e, const kind_def *k, const char *missing)
     cg_status st = CG_OK;
     cl_mem out = NULL;
     if ((e->ctx->features & k->needs) != k->needs) {
-        cg_peak_row *row = cg_peak_add(e, k->scalar, k->unit);
-        if (row) cg_peak_set_status(row, CG_PEAK_UNSUPPORTED, "unsupported: %s", missing);
+        cg_result *row = cg_peak_add(e, k->scalar, k->unit);
+        if (row) cg_peak_set_status(row, CG_RUNG_UNSUPPORTED, "unsupported: %s", missing);
         return row ? CG_OK : CG_E_RUNTIME;
     }
     bool gpu = e->ctx->dev->type & CL_DEVICE_TYPE_GPU;

@@ -14,7 +14,7 @@ static cg_status time_kernel(cg_peak_env *e, cl_program p, const char *name, cl_
     size_t g = (size_t)e->ctx->dev->compute_units * 2048;
     if (g > n / 4) g = n / 4;
     g -= g % 256;
-    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    cg_result *row = cg_peak_add(e, variant, "GB/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     CG_TRY_OBJ(k, clCreateKernel(p, name, CG_ERRP));
     CG_TRY(clSetKernelArg(k, 0, sizeof src, &src));
@@ -24,7 +24,7 @@ static cg_status time_kernel(cg_peak_env *e, cl_program p, const char *name, cl_
     if ((st = cg_peak_time_kernel(e, k, g, cg_peak_local(e, g), &best, &runs)) == CG_OK)
         cg_peak_set_rate(row, 16.0 * n, best, runs, "16 B per sample (one RGBA float texel)");
 out:
-    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     if (k) clReleaseKernel(k);
     return st;
 }
@@ -48,8 +48,8 @@ cg_status cg_peak_image(cg_peak_env *e)
     cl_program p = NULL;
     cl_mem buf = NULL, img = NULL, out = NULL;
     if (!(e->ctx->features & CG_FEAT_IMAGES)) {
-        cg_peak_row *row = cg_peak_add(e, "-", "GB/s");
-        if (row) cg_peak_set_status(row, CG_PEAK_UNSUPPORTED, "unsupported: the device has no image support");
+        cg_result *row = cg_peak_add(e, "-", "GB/s");
+        if (row) cg_peak_set_status(row, CG_RUNG_UNSUPPORTED, "unsupported: the device has no image support");
         return row ? CG_OK : CG_E_RUNTIME;
     }
     size_t w = side(e), origin[3] = {0, 0, 0}, region[3] = {w, w, 1};

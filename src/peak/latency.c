@@ -1,6 +1,7 @@
 /* Kernel launch latency of an empty kernel as a distribution: enqueue-to-start (profiling QUEUED -> START,
  * clpeak's definition, though clpeak launches a small kernel and averages) and end-to-end (host clock around
  * clEnqueueNDRangeKernel + clFinish). Rows: min, median, mean, p99 in microseconds. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include "core/clerr.h"
@@ -48,11 +49,11 @@ static void rows(cg_peak_env *e, const char *what, double *x, int n)
     for (int i = 0; i < 4; i++) {
         char variant[48];
         snprintf(variant, sizeof variant, "%s %s", what, stat[i]);
-        cg_peak_row *row = cg_peak_add(e, variant, "us");
+        cg_result *row = cg_peak_add(e, variant, "us");
         if (!row) return;
         row->value = v[i] * 1e6;
         row->runs = n;
-        snprintf(row->note, sizeof row->note, "%d launches of an empty kernel, one at a time", n);
+        snprintf(row->bytes_note, sizeof row->bytes_note, "%d launches of an empty kernel, one at a time", n);
     }
 }
 

@@ -29,7 +29,7 @@ static cg_status one(cg_peak_env *e, cl_program p, const char *name, cl_uint str
     cl_uint iters = 16;
     double best = 0;
     int runs = 0;
-    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    cg_result *row = cg_peak_add(e, variant, "GB/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     CG_TRY_OBJ(out, clCreateBuffer(e->ctx->context, CL_MEM_WRITE_ONLY, g * 4, NULL, CG_ERRP));
     CG_TRY_OBJ(k, clCreateKernel(p, name, CG_ERRP));
@@ -39,7 +39,7 @@ static cg_status one(cg_peak_env *e, cl_program p, const char *name, cl_uint str
     cg_peak_set_rate(row, (double)g * iters * per_step, best, runs, "bytes read from local memory");
     *gbps = row->value;
 out:
-    if (st != CG_OK && row) cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+    if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     if (k) clReleaseKernel(k);
     if (out) clReleaseMemObject(out);
     return st;
@@ -62,8 +62,8 @@ static cg_status with_program(cg_peak_env *e, bool bank)
             st = one(e, p, "local_bank", strides[i], variant, 4 * 4, &gbps);
             if (i == 0) base = gbps;
             if (st == CG_OK && gbps > 0) {
-                cg_peak_row *row = &e->rep->rows[e->rep->n - 1];
-                snprintf(row->note, sizeof row->note,
+                cg_result *row = &e->rep->rows[e->rep->n - 1];
+                snprintf(row->bytes_note, sizeof row->bytes_note,
                          "bytes read from local memory; x%.2f the time of stride 1", base / gbps);
             }
         }

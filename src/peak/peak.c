@@ -86,7 +86,7 @@ cg_status cg_peak_select(const char *only, bool quick, bool *sel)
     return CG_OK;
 }
 
-cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_peak_report *rep)
+cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_report *rep)
 {
     cg_peak_env e = {ctx, o, rep, NULL, NULL, NULL};
     cg_status st = CG_OK;
@@ -102,8 +102,9 @@ cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_pe
         size_t before = rep->n;
         cg_status s = cg_peak_tests[i].run(&e);
         if (s != CG_OK && rep->n == before) {
-            cg_peak_row *row = cg_peak_add(&e, "-", "");
-            if (row) cg_peak_set_status(row, CG_PEAK_FAILED, "the test stopped with an error (see the log)");
+            cg_result *row = cg_peak_add(&e, "-", "");
+            if (row)
+                cg_peak_set_status(row, CG_RUNG_CL_ERROR, "the test stopped with an error (see the log)");
         }
         clFinish(ctx->queue);
         if (o->progress) {
@@ -115,24 +116,24 @@ cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_pe
     }
     if (e.util) clReleaseProgram(e.util);
     for (size_t i = 0; i < rep->n; i++) {
-        if (rep->rows[i].status == CG_PEAK_FAILED)
-            st = CG_E_RUNTIME;
-        else if (rep->rows[i].status == CG_PEAK_WRONG)
+        if (rep->rows[i].status == CG_RUNG_WRONG)
             st = cg_status_merge(st, CG_E_VERIFY);
+        else if (cg_rung_status_failed(rep->rows[i].status)) /* cl_error, build_failed */
+            st = CG_E_RUNTIME;
     }
     return st;
 }
 
-void cg_peak_ceilings(const cg_peak_report *rep, double *copy_gbps, double *read_gbps, double *mad_gflops)
+void cg_peak_ceilings(const cg_report *rep, double *copy_gbps, double *read_gbps, double *mad_gflops)
 {
     *copy_gbps = *read_gbps = *mad_gflops = 0;
     for (size_t i = 0; i < rep->n; i++) {
-        const cg_peak_row *r = &rep->rows[i];
-        double *dst = !strcmp(r->test, "copy")   ? copy_gbps
-                      : !strcmp(r->test, "read") ? read_gbps
-                      : !strcmp(r->test, "fp32") ? mad_gflops
+        const cg_result *r = &rep->rows[i];
+        double *dst = !strcmp(r->rung, "copy")   ? copy_gbps
+                      : !strcmp(r->rung, "read") ? read_gbps
+                      : !strcmp(r->rung, "fp32") ? mad_gflops
                                                  : NULL;
-        if (dst && r->status == CG_PEAK_OK && isfinite(r->value) && r->value > *dst) *dst = r->value;
+        if (dst && r->status == CG_RUNG_OK && isfinite(r->value) && r->value > *dst) *dst = r->value;
     }
 }
 
@@ -172,33 +173,33 @@ double cg_peak_quantile(const double *sorted, size_t n, double p)
     return sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]);
 }
 
-cg_peak_row *cg_peak_add(cg_peak_env *e, const char *variant, const char *unit)
+cg_result *cg_peak_add(cg_peak_env *e, const char *variant, const char *unit)
 {
-    cg_peak_row *row = cg_peak_report_add(e->rep);
+    cg_result *row = cg_report_add(e->rep);
     if (!row) {
         CG_ERROR("out of host memory");
         return NULL;
     }
-    snprintf(row->family, sizeof row->family, "%s", e->family);
-    snprintf(row->test, sizeof row->test, "%s", e->test);
+    snprintf(row->workload, sizeof row->workload, "%s", e->family); /* a peak row's family and test */
+    snprintf(row->rung, sizeof row->rung, "%s", e->test);
     snprintf(row->variant, sizeof row->variant, "%s", variant);
     snprintf(row->unit, sizeof row->unit, "%s", unit);
     return row;
 }
 
-void cg_peak_set_rate(cg_peak_row *row, double amount, double seconds, int runs, const char *note)
+void cg_peak_set_rate(cg_result *row, double amount, double seconds, int runs, const char *note)
 {
     row->amount = amount;
     row->t_min = seconds;
-    row->runs = runs;
+    row->runs = (size_t)runs;
     row->value = cg_peak_rate_g(amount, seconds);
-    row->status = row->value > 0 ? CG_PEAK_OK : CG_PEAK_FAILED;
-    if (row->status != CG_PEAK_OK)
+    row->status = row->value > 0 ? CG_RUNG_OK : CG_RUNG_CL_ERROR;
+    if (row->status != CG_RUNG_OK)
         snprintf(row->reason, sizeof row->reason, "no time was measured (%g s)", seconds);
-    snprintf(row->note, sizeof row->note, "%s", note);
+    snprintf(row->bytes_note, sizeof row->bytes_note, "%s", note);
 }
 
-void cg_peak_set_status(cg_peak_row *row, cg_peak_status s, const char *fmt, ...)
+void cg_peak_set_status(cg_result *row, cg_rung_status s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

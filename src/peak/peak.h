@@ -1,12 +1,13 @@
 /* `clgauge peak`: the device's measured ceilings. One table of tests (name, family, function); each test
- * appends its figures as rows of a cg_peak_report. The pure rate arithmetic and the guards (zero-copy,
+ * appends its figures as rows of a cg_report of kind CG_KIND_PEAK (model/result.h: the family is a row's
+ * workload, the test its rung). The pure rate arithmetic and the guards (zero-copy,
  * watchdog, time budget) are exposed for the unit tests. */
 #ifndef CG_PEAK_H
 #define CG_PEAK_H
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/context.h"
-#include "model/peak_result.h"
+#include "model/result.h"
 
 /* One launch is kept under this many seconds whatever --max-time says: display watchdogs fire at ~2 s. */
 #define CG_PEAK_WATCHDOG_S 0.5
@@ -14,12 +15,10 @@
  * host link or host memcpy comes near 1 TB/s. */
 #define CG_PEAK_ZERO_COPY_BPS 1e12
 
-struct cg_peak_report;
-
 /* Called after each selected test with its rows rep->rows[first .. rep->n-1], its index among the selected
  * tests (1-based), their count and the seconds spent so far: the CLI streams rows and shows progress. */
-typedef void (*cg_peak_progress_fn)(const struct cg_peak_report *rep, size_t first, size_t i, size_t n,
-                                    double elapsed_s, void *user);
+typedef void (*cg_peak_progress_fn)(const cg_report *rep, size_t first, size_t i, size_t n, double elapsed_s,
+                                    void *user);
 
 typedef struct cg_peak_opts {
     bool quick;      /* fewer variants and sizes: what `run` measures when no cache exists */
@@ -33,7 +32,7 @@ typedef struct cg_peak_opts {
 typedef struct cg_peak_env {
     cg_ctx *ctx;
     const cg_peak_opts *o;
-    cg_peak_report *rep;
+    cg_report *rep;
     const char *family, *test; /* of the running test, copied into each row */
     cl_program util;           /* bandwidth.cl with default options (the random fill), built on first use */
 } cg_peak_env;
@@ -58,14 +57,14 @@ extern const size_t cg_peak_ntests;
  * into sel[cg_peak_ntests]. An unknown name: one logged line naming the valid names, CG_E_USAGE. */
 cg_status cg_peak_select(const char *only, bool quick, bool *sel);
 
-/* Runs the selected tests on ctx's device, appending rows to rep. A test that fails leaves a failed row and
- * the others go on; returns CG_E_RUNTIME when a row failed, CG_E_VERIFY when a result
- * was wrong, CG_OK otherwise. */
-cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_peak_report *rep);
+/* Runs the selected tests on ctx's device, appending rows to rep (a report of kind CG_KIND_PEAK). A test that
+ * fails leaves a cl_error row and the others go on; returns CG_E_RUNTIME when a row failed (cl_error),
+ * CG_E_VERIFY when a result was wrong, CG_OK otherwise. */
+cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_report *rep);
 
 /* The roofline's ceilings from a peak report: best ok "copy" and "read" GB/s and best ok "fp32" GFLOP/s
  * (0 where the report has none). */
-void cg_peak_ceilings(const cg_peak_report *rep, double *copy_gbps, double *read_gbps, double *mad_gflops);
+void cg_peak_ceilings(const cg_report *rep, double *copy_gbps, double *read_gbps, double *mad_gflops);
 
 /* ---- pure helpers (unit-tested) */
 
@@ -84,11 +83,11 @@ double cg_peak_quantile(const double *sorted, size_t n, double p);
 /* ---- shared by the test files */
 
 /* Appends a row for the running test; NULL when out of memory. */
-cg_peak_row *cg_peak_add(cg_peak_env *e, const char *variant, const char *unit);
+cg_result *cg_peak_add(cg_peak_env *e, const char *variant, const char *unit);
 /* Sets a row's figure: value = amount / best seconds (scaled to giga), and the note. */
-void cg_peak_set_rate(cg_peak_row *row, double amount, double seconds, int runs, const char *note);
+void cg_peak_set_rate(cg_result *row, double amount, double seconds, int runs, const char *note);
 /* Marks a row not ok with a reason (printf-style). */
-void cg_peak_set_status(cg_peak_row *row, cg_peak_status s, const char *fmt, ...)
+void cg_peak_set_status(cg_result *row, cg_rung_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A launch time of one kernel: one untimed warm-up, then timed runs until max_time is used up (at least 2,
  * at most 10; 3 with --quick). *best is the shortest run in seconds. local 0: the runtime picks. */

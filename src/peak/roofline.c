@@ -85,8 +85,8 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
 {
     cg_peak_opts o = {.quick = true, .max_time = 1.0, .seed = 1};
     bool sel[CG_PEAK_MAX_TESTS];
-    cg_peak_report rep;
-    cg_peak_report_init(&rep);
+    cg_report rep;
+    cg_report_init_kind(&rep, CG_KIND_PEAK);
     cg_status st = cg_peak_select(NULL, true, sel);
     if (st == CG_OK) st = cg_peak_run(ctx, &o, sel, &rep);
     cg_peak_ceilings(&rep, &out->copy_gbps, &out->read_gbps, &out->mad_gflops);
@@ -95,7 +95,7 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
                  out->copy_gbps, out->read_gbps, out->mad_gflops);
         st = CG_E_RUNTIME;
     }
-    cg_peak_report_fini(&rep);
+    cg_report_fini(&rep);
     return st;
 }
 

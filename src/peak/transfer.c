@@ -3,6 +3,7 @@
  * unmap-after-writing of an ALLOC_HOST_PTR buffer (clpeak's map test). Each figure is bytes / the command's
  * profiled start->end, best of its runs. A transfer that moves no bytes (the host pointer is the buffer, as
  * on a CPU device) is reported as zero-copy instead of a rate. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
@@ -57,7 +58,7 @@ static cg_status one_size(cg_peak_env *e, const char *mode, xop op, cl_mem dev, 
     char variant[48], sz[16];
     size_name(n, sz, sizeof sz);
     snprintf(variant, sizeof variant, "%s%s%s %s", mode ? mode : "", mode ? " " : "", op_name[op], sz);
-    cg_peak_row *row = cg_peak_add(e, variant, "GB/s");
+    cg_result *row = cg_peak_add(e, variant, "GB/s");
     if (!row) return CG_E_RUNTIME;
     double t, best = 0;
     cg_status st = once(e, op, dev, host, n, &t); /* warm-up */
@@ -65,9 +66,9 @@ static cg_status one_size(cg_peak_env *e, const char *mode, xop op, cl_mem dev, 
     for (int r = 0; r < runs && st == CG_OK; r++, done++)
         if ((st = once(e, op, dev, host, n, &t)) == CG_OK && (best == 0 || t < best)) best = t;
     if (st != CG_OK)
-        cg_peak_set_status(row, CG_PEAK_FAILED, "OpenCL error (see the log)");
+        cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
     else if (cg_peak_is_zero_copy((double)n, best))
-        cg_peak_set_status(row, CG_PEAK_ZERO_COPY, "zero-copy: %s of %s took %.3g us, no bytes moved",
+        cg_peak_set_status(row, CG_RUNG_ZERO_COPY, "zero-copy: %s of %s took %.3g us, no bytes moved",
                            op_name[op], sz, best * 1e6);
     else
         cg_peak_set_rate(row, (double)n, best, done, "bytes transferred / event start->end");
@@ -96,12 +97,12 @@ static size_t sizes(const cg_peak_env *e, size_t *out)
 }
 
 /* A mode whose largest transfer moved no bytes moves none at any size: every size is zero-copy. */
-static void zero_copy_curve(cg_peak_report *rep, size_t first)
+static void zero_copy_curve(cg_report *rep, size_t first)
 {
-    if (rep->n <= first || rep->rows[rep->n - 1].status != CG_PEAK_ZERO_COPY) return;
+    if (rep->n <= first || rep->rows[rep->n - 1].status != CG_RUNG_ZERO_COPY) return;
     for (size_t i = first; i < rep->n; i++)
-        if (rep->rows[i].status == CG_PEAK_OK)
-            cg_peak_set_status(&rep->rows[i], CG_PEAK_ZERO_COPY,
+        if (rep->rows[i].status == CG_RUNG_OK)
+            cg_peak_set_status(&rep->rows[i], CG_RUNG_ZERO_COPY,
                                "zero-copy: the largest size moved no bytes");
 }
 

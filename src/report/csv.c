@@ -1,7 +1,7 @@
-/* The CSV reports of `run` and `peak`, written by one writer: a header line, then one line per row, the
- * columns a list of fields of the document's table, each with its JSON key as header and the same units.
- * The run keeps a short fixed list (BabelStream's habit: identity, status, timing, rates, check); peak rows
- * have every field of cg_peak_fields. The run's metadata (device, command line, options) and the per-run
+/* The CSV report of `run` and `peak`, written by one writer: a header line, then one line per row, the
+ * columns fields of cg_row_fields, each with its JSON key as header and the same units. The run keeps a short
+ * fixed list (BabelStream's habit: identity, status, timing, rates, check); a peak row has every field it
+ * carries, in table order. The run's metadata (device, command line, options) and the per-run
  * times are in the JSON report only. Quoting follows RFC 4180; lines end in LF; a non-finite number is an
  * empty cell; warnings are their names joined by ';'. docs/report-schema.md lists the columns. */
 #include "report/csvcell.h"
@@ -19,17 +19,6 @@ const char *const cg_csv_columns[] = {
     "item_unit",  "roofline_pct", "speedup", "bound_ratio", "warnings",
 };
 const size_t cg_csv_ncolumns = sizeof cg_csv_columns / sizeof cg_csv_columns[0];
-
-/* What the one writer takes: n rows lying stride bytes apart, their field table, and the columns (names of
- * fields, in order; NULL for every field in table order). */
-typedef struct csv_doc {
-    const void *rows;
-    size_t n, stride;
-    const cg_field *fields;
-    size_t nfields;
-    const char *const *columns;
-    size_t ncolumns;
-} csv_doc;
 
 static void fmt_warnings(char *buf, size_t n, unsigned bits)
 {
@@ -73,8 +62,6 @@ static const char *field_text(const cg_field *f, const void *base, char *buf, si
         return !*(const bool *)(p + sizeof(bool)) ? "" : *(const bool *)p ? "true" : "false";
     case CG_F_STATUS:
         return cg_rung_status_name(*(const cg_rung_status *)p);
-    case CG_F_PEAK_STATUS:
-        return cg_peak_status_name(*(const cg_peak_status *)p);
     case CG_F_WARNINGS:
         fmt_warnings(buf, n, *(const unsigned *)p);
         break;
@@ -84,34 +71,47 @@ static const char *field_text(const cg_field *f, const void *base, char *buf, si
     return buf;
 }
 
-/* The field named name, NULL when the table has none (its column is then empty; a unit test keeps the run's
- * columns and its table in step). */
-static const cg_field *field_named(const csv_doc *d, const char *name)
+/* The field of kind k's rows named name, NULL when they have none (its column is then empty; a unit test
+ * keeps the run's columns and the table in step). */
+static const cg_field *field_named(cg_report_kind k, const char *name)
 {
-    for (size_t k = 0; k < d->nfields; k++)
-        if (!strcmp(d->fields[k].name, name)) return &d->fields[k];
+    for (size_t i = 0; i < cg_row_nfields; i++)
+        if (cg_field_carried(&cg_row_fields[i], k) && !strcmp(cg_row_fields[i].name, name))
+            return &cg_row_fields[i];
     return NULL;
+}
+
+/* The columns of kind k's CSV: the run's list (cg_csv_columns), or every field a peak row carries. Returns
+ * their count; col[c] is NULL for a column the table lacks. */
+static size_t columns_of(cg_report_kind k, const cg_field **col)
+{
+    size_t n = 0;
+    if (k == CG_KIND_RUN) {
+        for (; n < cg_csv_ncolumns; n++)
+            col[n] = field_named(k, cg_csv_columns[n]);
+        return n;
+    }
+    for (size_t i = 0; i < cg_row_nfields; i++)
+        if (cg_field_carried(&cg_row_fields[i], k)) col[n++] = &cg_row_fields[i];
+    return n;
 }
 
 static int emit(FILE *f, const void *ctx)
 {
-    const csv_doc *d = ctx;
-    size_t ncol = d->columns ? d->ncolumns : d->nfields;
-    const cg_field **col = malloc((ncol ? ncol : 1) * sizeof *col);
+    const cg_report *r = ctx;
+    const cg_field **col = malloc((cg_row_nfields + cg_csv_ncolumns) * sizeof *col);
     char buf[64];
     if (!col) {
         errno = ENOMEM;
         return -1;
     }
-    for (size_t c = 0; c < ncol; c++) {
-        col[c] = d->columns ? field_named(d, d->columns[c]) : &d->fields[c];
-        cg_csv_put_cell(f, d->columns ? d->columns[c] : col[c]->name, c == 0);
-    }
+    size_t ncol = columns_of(r->kind, col);
+    for (size_t c = 0; c < ncol; c++)
+        cg_csv_put_cell(f, r->kind == CG_KIND_RUN ? cg_csv_columns[c] : col[c]->name, c == 0);
     fputc('\n', f);
-    for (size_t i = 0; i < d->n; i++) {
-        const char *row = (const char *)d->rows + i * d->stride;
+    for (size_t i = 0; i < r->n; i++) {
         for (size_t c = 0; c < ncol; c++)
-            cg_csv_put_cell(f, col[c] ? field_text(col[c], row, buf, sizeof buf) : "", c == 0);
+            cg_csv_put_cell(f, col[c] ? field_text(col[c], &r->rows[i], buf, sizeof buf) : "", c == 0);
         fputc('\n', f);
     }
     free(col);
@@ -120,13 +120,5 @@ static int emit(FILE *f, const void *ctx)
 
 int cg_report_csv(const cg_report *r, const char *path)
 {
-    const csv_doc d = {r->rows,           r->n,           sizeof *r->rows, cg_result_fields,
-                       cg_result_nfields, cg_csv_columns, cg_csv_ncolumns};
-    return cg_outfile_write(path, emit, &d);
-}
-
-int cg_peak_report_csv(const cg_peak_report *r, const char *path)
-{
-    const csv_doc d = {r->rows, r->n, sizeof *r->rows, cg_peak_fields, cg_peak_nfields, NULL, 0};
-    return cg_outfile_write(path, emit, &d);
+    return cg_outfile_write(path, emit, r);
 }

@@ -1,5 +1,5 @@
 /* What the run, peak and devices documents share: the JSON value helpers, the metadata block, and the one
- * field writer (any cg_field of a row or of the device block). */
+ * field writer (any cg_field of a row, run or peak, or of the device block). */
 #include "report/jsonmeta.h"
 #include "report/csvcell.h"
 #include "report/outfile.h"
@@ -106,8 +106,6 @@ static bool add_field(cJSON *o, const cg_field *f, const void *base)
         return cg_json_add_bool(o, f->name, *(const bool *)p);
     case CG_F_STATUS:
         return cg_json_add_str(o, f->name, cg_rung_status_name(*(const cg_rung_status *)p));
-    case CG_F_PEAK_STATUS:
-        return cg_json_add_str(o, f->name, cg_peak_status_name(*(const cg_peak_status *)p));
     case CG_F_WARNINGS:
         return add_warnings(o, f->name, *(const unsigned *)p);
     case CG_F_TIMES:
@@ -116,16 +114,24 @@ static bool add_field(cJSON *o, const cg_field *f, const void *base)
     return false;
 }
 
-bool cg_json_add_fields(cJSON *o, const void *base, const cg_field *fields, size_t n)
+/* The n fields of the struct at base, in table order. */
+static bool add_fields(cJSON *o, const void *base, const cg_field *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!add_field(o, &fields[i], base)) return false;
     return true;
 }
 
+bool cg_json_add_row(cJSON *o, const cg_result *row, cg_report_kind k)
+{
+    for (size_t i = 0; i < cg_row_nfields; i++)
+        if (cg_field_carried(&cg_row_fields[i], k) && !add_field(o, &cg_row_fields[i], row)) return false;
+    return true;
+}
+
 bool cg_json_add_device(cJSON *o, const cg_report_device *d)
 {
-    return cg_json_add_fields(o, d, cg_device_fields, cg_device_nfields);
+    return add_fields(o, d, cg_device_fields, cg_device_nfields);
 }
 
 static int emit_text(FILE *f, const void *text)

@@ -1,6 +1,6 @@
 /* What every clgauge JSON document shares (run, peak, devices): the value helpers (null for a non-finite
  * number, exact digits for big integers, strings made valid UTF-8), the metadata block (schema_version, kind,
- * tool, time_utc, command_line) and the one writer of a field table (model/fields.h: run rows, peak rows, the
+ * tool, time_utc, command_line) and the one writer of a field table (model/fields.h: rows of either kind, the
  * device block), so that the three documents use one vocabulary (docs/report-schema.md) and pass one JSON
  * Schema (docs/schema/). */
 #ifndef CG_REPORT_JSONMETA_H
@@ -24,9 +24,8 @@ typedef struct cg_report_meta {
 
 /* Adds schema_version (CG_SCHEMA_VERSION), kind, tool {name, version, git_commit}, time_utc, command_line. */
 bool cg_json_add_meta(cJSON *top, const cg_report_meta *m);
-/* Adds the n fields of the struct at base to o, in table order, each under its name as its kind says
- * (model/fields.h). */
-bool cg_json_add_fields(cJSON *o, const void *base, const cg_field *fields, size_t n);
+/* Adds the fields of cg_row_fields that rows of kind k carry, from row to o, in table order. */
+bool cg_json_add_row(cJSON *o, const cg_result *row, cg_report_kind k);
 /* Adds every key of cg_device_fields from d to o, in table order. */
 bool cg_json_add_device(cJSON *o, const cg_report_device *d);
 /* Prints top (tabs, one value a line) to path through cg_outfile_write ("-": stdout); 0, or -1 with errno. */

@@ -1,10 +1,11 @@
-/* The terminal report: an aligned table driven by one array of column descriptors (header, cell formatter,
- * alignment), widths measured from the content, the why column left out on a terminal too narrow for it; a
- * row with a warning marked "!" after its status, with a legend; under it the reason of every row that is not
- * ok and a footer naming the device, the roofline ceilings and what the bandwidth counts. Rows that did not
- * run show "-" in every timing and rate column. A row of a --filter sweep is named by its group and rung,
- * "convolution[32x32]:best". The warnings themselves, one line per kind with its fix, are
- * cg_report_warnings' (stderr). */
+/* The terminal report of a run or a peak: one table printer driven by an array of column descriptors per kind
+ * (header, cell formatter, alignment), widths measured from the content. A run's table leaves its why column
+ * out on a terminal too narrow for it; a row with a warning is marked "!" after its status, with a legend;
+ * under it the reason of every row that is not ok and a footer naming the device, the roofline ceilings and
+ * what the bandwidth counts. Rows that did not run show "-" in every timing and rate column. A row of a
+ * --filter sweep is named by its group and rung, "convolution[32x32]:best". A peak's table has a blank line
+ * between families; a figure that was not measured shows its status label and its reason. The warnings
+ * themselves, one line per kind with its fix, are cg_report_warnings' (stderr). */
 #include "report/report.h"
 #include "model/rowsort.h"
 #include "report/units.h"
@@ -15,8 +16,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#define CELL 200 /* fits the longest cell: why (160) or workload[variant]:rung (CG_GROUP_LEN + 33) */
-#define GAP  "  "
+#define CELL                                                                                                 \
+    264 /* fits the longest cell: a reason (256), why (160) or workload[variant]:rung (CG_GROUP_LEN + 33) */
+#define GAP "  "
 
 typedef void (*cell_fn)(const cg_result *row, char *buf, size_t n);
 typedef struct column {
@@ -101,8 +103,45 @@ static void cell_why(const cg_result *row, char *buf, size_t n)
     snprintf(buf, n, "%s", row->why);
 }
 
+/* A peak figure in its unit, or the status label of a row that gave none. */
+static void cell_figure(const cg_result *row, char *buf, size_t n)
+{
+    if (row->status != CG_RUNG_OK || !isfinite(row->value)) {
+        const char *label = cg_status_label(cg_rung_status_name(row->status));
+        snprintf(buf, n, "%s", row->status == CG_RUNG_OK || !label ? "-" : label);
+        return;
+    }
+    double v = row->value;
+    int prec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+    if (fabs(v) >= 1e12) /* bounded width, whatever the value */
+        snprintf(buf, n, "%.3g %s", v, row->unit);
+    else
+        snprintf(buf, n, "%.*f %s", prec, v, row->unit);
+}
+
+static void cell_workload(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", row->workload);
+}
+
+static void cell_rung(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", row->rung);
+}
+
+static void cell_variant(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", row->variant);
+}
+
+/* What a peak figure counts, or why it is not ok. */
+static void cell_counts(const cg_result *row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", row->status == CG_RUNG_OK ? row->bytes_note : row->reason);
+}
+
 /* clang-format off */
-static const column columns[] = {
+static const column run_columns[] = {
     /* header         cell            right-aligned */
     {"workload:rung", cell_name,      false},
     {"status",        cell_status,    false},
@@ -115,46 +154,67 @@ static const column columns[] = {
     {"speedup",       cell_speedup,   true},
     {"why",           cell_why,       false},
 };
+static const column peak_columns[] = {
+    {"family",        cell_workload,  false},
+    {"test",          cell_rung,      false},
+    {"variant",       cell_variant,   false},
+    {"figure",        cell_figure,    true},
+    {"counts",        cell_counts,    false},
+};
 /* clang-format on */
-#define NCOL (sizeof columns / sizeof columns[0])
+#define NCOL_MAX 10
+
+/* The columns of a kind's table. */
+typedef struct column_set {
+    const column *col;
+    size_t n;
+    bool fit;       /* the last column is left out when the line is wider than the terminal */
+    bool group_gap; /* a blank line between rows of different workloads (peak: families) */
+} column_set;
+static const column_set run_set = {run_columns, sizeof run_columns / sizeof run_columns[0], true, false};
+static const column_set peak_set = {peak_columns, sizeof peak_columns / sizeof peak_columns[0], false, true};
+_Static_assert(sizeof run_columns / sizeof run_columns[0] <= NCOL_MAX, "raise NCOL_MAX");
+_Static_assert(sizeof peak_columns / sizeof peak_columns[0] <= NCOL_MAX, "raise NCOL_MAX");
 
 /* Prints one line of the table's first ncol columns: the header when row is NULL. The last column is not
  * padded. */
-static void print_line(FILE *f, const cg_result *row, const int *width, size_t ncol)
+static void print_line(FILE *f, const column_set *cs, const cg_result *row, const int *width, size_t ncol)
 {
     char buf[CELL];
     for (size_t c = 0; c < ncol; c++) {
         if (row)
-            columns[c].cell(row, buf, sizeof buf);
+            cs->col[c].cell(row, buf, sizeof buf);
         else
-            snprintf(buf, sizeof buf, "%s", columns[c].header);
+            snprintf(buf, sizeof buf, "%s", cs->col[c].header);
         const char *sep = c ? GAP : "";
         if (c == ncol - 1)
             fprintf(f, "%s%s\n", buf[0] ? sep : "", buf); /* no trailing blanks */
         else
-            fprintf(f, columns[c].right ? "%s%*s" : "%s%-*s", sep, width[c], buf);
+            fprintf(f, cs->col[c].right ? "%s%*s" : "%s%-*s", sep, width[c], buf);
     }
 }
 
-/* The table; its last column (why) is left out when the whole line would be wider than cols (0: no limit).
- * Returns whether it was left out. */
-static bool print_table(FILE *f, const cg_report *r, int cols)
+/* The table; its last column is left out when the set allows it and the whole line would be wider than cols
+ * (0: no limit). Returns whether it was left out. */
+static bool print_table(FILE *f, const cg_report *r, const column_set *cs, int cols)
 {
-    int width[NCOL], total = 0;
+    int width[NCOL_MAX], total = 0;
     char buf[CELL];
-    for (size_t c = 0; c < NCOL; c++) {
-        width[c] = (int)strlen(columns[c].header);
+    for (size_t c = 0; c < cs->n; c++) {
+        width[c] = (int)strlen(cs->col[c].header);
         for (size_t i = 0; i < r->n; i++) {
-            columns[c].cell(&r->rows[i], buf, sizeof buf);
+            cs->col[c].cell(&r->rows[i], buf, sizeof buf);
             if ((int)strlen(buf) > width[c]) width[c] = (int)strlen(buf);
         }
         total += width[c] + (c ? (int)strlen(GAP) : 0);
     }
-    size_t ncol = cols > 0 && total > cols ? NCOL - 1 : NCOL;
-    print_line(f, NULL, width, ncol);
-    for (size_t i = 0; i < r->n; i++)
-        print_line(f, &r->rows[i], width, ncol);
-    return ncol < NCOL;
+    size_t ncol = cs->fit && cols > 0 && total > cols ? cs->n - 1 : cs->n;
+    print_line(f, cs, NULL, width, ncol);
+    for (size_t i = 0; i < r->n; i++) {
+        if (cs->group_gap && i > 0 && strcmp(r->rows[i].workload, r->rows[i - 1].workload)) fputc('\n', f);
+        print_line(f, cs, &r->rows[i], width, ncol);
+    }
+    return ncol < cs->n;
 }
 
 static void print_reasons(FILE *f, const cg_report *r)
@@ -334,13 +394,28 @@ int cg_report_text_columns(FILE *f)
     return cols > 0 ? cols : 80;
 }
 
+/* A peak's footer: the device and how each figure is taken. */
+static void print_peak_footer(FILE *f, const cg_report *r)
+{
+    fprintf(
+        f,
+        "\nDevice: %s (%s, driver %s). Each figure is the best of its timed runs (latencies: min, median, "
+        "p99 of the samples); --max-time %.3g s per figure%s.\n",
+        r->device.name, r->device.platform, r->device.driver, r->max_time, r->quick ? ", --quick" : "");
+}
+
 void cg_report_text_fit(const cg_report *r, FILE *f, int cols)
 {
     bool narrow = false, failed = false, warned = false;
+    if (r->kind == CG_KIND_PEAK) {
+        print_table(f, r, &peak_set, cols);
+        print_peak_footer(f, r);
+        return;
+    }
     if (r->n == 0)
         fprintf(f, "No results.\n");
     else
-        narrow = print_table(f, r, cols);
+        narrow = print_table(f, r, &run_set, cols);
     for (size_t i = 0; i < r->n; i++) {
         failed = failed || r->rows[i].status != CG_RUNG_OK;
         warned = warned || r->rows[i].warnings;

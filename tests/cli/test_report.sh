@@ -92,7 +92,9 @@ craft "$gpu" "$tmp/noisy.json" 'scale(row("filter3x3", "u8-vec"), 1.2)'
 expect "compare: +20% inside the runs' spread (CV 14%) is noise" 0 "^filter3x3:u8-vec .*\+20\.0%.*within noise" -- \
     "$bin" compare "$gpu" "$tmp/noisy.json"
 craft "$gpu" "$tmp/3pct.json" 'scale(row("reduction", "naive"), 1.03)'
-expect "compare: +3% beyond the noise but under the default 5%" 0 "^reduction:naive .*under threshold" -- \
+expect "compare --threshold 5: +3% beyond the noise but under the threshold" 0 \
+    "^reduction:naive .*under threshold" -- "$bin" compare "$gpu" "$tmp/3pct.json" --threshold 5
+expect "compare: the same +3% regresses at the default 2%" 3 "^reduction:naive .*REGRESSED" -- \
     "$bin" compare "$gpu" "$tmp/3pct.json"
 expect "compare --threshold 1: the same +3% regresses" 3 "^reduction:naive .*REGRESSED" -- \
     "$bin" compare "$gpu" "$tmp/3pct.json" --threshold 1

@@ -1,6 +1,7 @@
 /* Host-only logic of `clgauge peak`: the rate arithmetic, the zero-copy and watchdog guards, the time budget,
  * quantiles, --only selection (and its message for an unknown name), the roofline ceilings taken from a
- * report, and the JSON/CSV writers of the peak result model. */
+ * report, and the text, JSON and CSV writers on a report of kind peak (the one row type of model/result.h).
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,7 +17,7 @@
 #include "core/fs.h"
 #include "core/log.h"
 #include "peak/peak.h"
-#include "model/peak_result.h"
+#include "report/report.h"
 
 #define assert_near(got, want, eps)                                                                          \
     do {                                                                                                     \
@@ -130,12 +131,12 @@ static void test_select(void **state)
     assert_int_equal(cg_peak_select("fp32,", false, sel), CG_E_USAGE);
 }
 
-static cg_peak_row *row(cg_peak_report *r, const char *test, double v, cg_peak_status s)
+static cg_result *row(cg_report *r, const char *test, double v, cg_rung_status s)
 {
-    cg_peak_row *w = cg_peak_report_add(r);
+    cg_result *w = cg_report_add(r);
     assert_non_null(w);
-    snprintf(w->family, sizeof w->family, "%s", "bandwidth");
-    snprintf(w->test, sizeof w->test, "%s", test);
+    snprintf(w->workload, sizeof w->workload, "%s", "bandwidth"); /* a peak row's family */
+    snprintf(w->rung, sizeof w->rung, "%s", test);
     snprintf(w->variant, sizeof w->variant, "%s", "float4, \"x\"");
     snprintf(w->unit, sizeof w->unit, "%s", "GB/s");
     w->value = v;
@@ -146,40 +147,44 @@ static cg_peak_row *row(cg_peak_report *r, const char *test, double v, cg_peak_s
 static void test_ceilings(void **state)
 {
     (void)state;
-    cg_peak_report r;
-    cg_peak_report_init(&r);
+    cg_report r;
+    cg_report_init_kind(&r, CG_KIND_PEAK);
     double c, rd, m;
     cg_peak_ceilings(&r, &c, &rd, &m);
     assert_near(c + rd + m, 0, 0);
-    row(&r, "read", 100, CG_PEAK_OK);
-    row(&r, "read", 300, CG_PEAK_OK);
-    row(&r, "read", 900, CG_PEAK_WRONG); /* not trusted */
-    row(&r, "copy", 250, CG_PEAK_OK);
-    row(&r, "fp32", 5000, CG_PEAK_OK);
-    row(&r, "fp64", 9000, CG_PEAK_OK); /* not the MAD ceiling */
-    row(&r, "stride", 9000, CG_PEAK_OK);
+    row(&r, "read", 100, CG_RUNG_OK);
+    row(&r, "read", 300, CG_RUNG_OK);
+    row(&r, "read", 900, CG_RUNG_WRONG); /* not trusted */
+    row(&r, "copy", 250, CG_RUNG_OK);
+    row(&r, "fp32", 5000, CG_RUNG_OK);
+    row(&r, "fp64", 9000, CG_RUNG_OK); /* not the MAD ceiling */
+    row(&r, "stride", 9000, CG_RUNG_OK);
     cg_peak_ceilings(&r, &c, &rd, &m);
     assert_near(c, 250, 0);
     assert_near(rd, 300, 0);
     assert_near(m, 5000, 0);
-    assert_int_equal(cg_peak_report_failures(&r), 1);
-    cg_peak_report_fini(&r);
+    cg_report_fini(&r);
 }
 
 static void test_writers(void **state)
 {
     (void)state;
-    cg_peak_report r;
-    cg_peak_report_init(&r);
+    cg_report r;
+    cg_report_init_kind(&r, CG_KIND_PEAK);
     snprintf(r.device.name, sizeof r.device.name, "%s", "Dev, \"one\"");
-    cg_peak_row *a = row(&r, "read", 123.5, CG_PEAK_OK);
-    snprintf(a->note, sizeof a->note, "%s", "bytes read once");
-    cg_peak_row *z = row(&r, "map", 0, CG_PEAK_ZERO_COPY);
+    r.max_time = 0.25;
+    cg_result *a = row(&r, "read", 123.5, CG_RUNG_OK);
+    snprintf(a->bytes_note, sizeof a->bytes_note, "%s", "bytes read once");
+    cg_result *z = row(&r, "map", 0, CG_RUNG_ZERO_COPY);
+    snprintf(z->reason, sizeof z->reason, "%s", "zero-copy: no bytes moved");
     z->t_min = NAN;
+    cg_result *c = row(&r, "fp32", 0, CG_RUNG_CL_ERROR);
+    snprintf(c->workload, sizeof c->workload, "%s", "compute");
+    snprintf(c->reason, sizeof c->reason, "%s", "OpenCL error (see the log)");
     char dir[] = "/tmp/cg_peak_XXXXXX", path[64];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/p.csv", dir);
-    assert_int_equal(cg_peak_report_csv(&r, path), 0);
+    assert_int_equal(cg_report_csv(&r, path), 0);
     char *csv = cg_fs_read(path, NULL);
     assert_non_null(csv);
     assert_non_null(strstr(csv, "family,test,variant,value,unit,status,")); /* the device: JSON only */
@@ -189,7 +194,7 @@ static void test_writers(void **state)
     free(csv);
     remove(path);
     snprintf(path, sizeof path, "%s/p.json", dir);
-    assert_int_equal(cg_peak_report_json(&r, path), 0);
+    assert_int_equal(cg_report_json(&r, path), 0);
     char *json = cg_fs_read(path, NULL);
     assert_non_null(json);
     assert_non_null(strstr(json, "\"kind\":\t\"peak\""));
@@ -197,12 +202,31 @@ static void test_writers(void **state)
     assert_non_null(strstr(json, "\"status\":\t\"zero_copy\""));
     assert_non_null(strstr(json, "\"t_min_s\":\tnull"));
     assert_non_null(strstr(json, "\"name\":\t\"Dev, \\\"one\\\"\""));
+    assert_non_null(strstr(json, "\"max_time_s\":\t0.25"));
     free(json);
     remove(path);
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    cg_report_text(&r, f);
+    fclose(f);
+    char *text = cg_fs_read(path, NULL);
+    assert_non_null(text);
+    /* the peak table: its own columns, a figure or the status label, what it counts or why not */
+    const char *head = "family     test  variant         figure  counts\n"; /* widths from the content */
+    assert_true(!strncmp(text, head, strlen(head)));
+    assert_non_null(strstr(text, "\nbandwidth  read  float4, \"x\"   124 GB/s  bytes read once\n"));
+    assert_non_null(strstr(text, "zero-copy  zero-copy: no bytes moved\n"));
+    assert_non_null(strstr(text, "moved\n\ncompute    fp32")); /* a blank line between families */
+    assert_non_null(strstr(text, "CL-ERROR  OpenCL error (see the log)\n"));
+    assert_non_null(strstr(text, "--max-time 0.25 s per figure.\n"));
+    assert_null(strstr(text, "workload:rung")); /* not the run's table */
+    free(text);
+    remove(path);
     snprintf(path, sizeof path, "%s/no/such/dir.json", dir);
-    assert_int_equal(cg_peak_report_json(&r, path), -1);
+    assert_int_equal(cg_report_json(&r, path), -1);
     rmdir(dir);
-    cg_peak_report_fini(&r);
+    cg_report_fini(&r);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* The report layer: JSON and CSV read back field by field, both following cg_result_fields (the CSV header
+/* The report layer: JSON and CSV read back field by field, both following cg_row_fields (the CSV header
  * and the JSON keys are compared with the table), RFC 4180 quoting, null for non-finite numbers,
  * all-or-nothing files, the text table (FAILED, units, alignment, "!" on rows with warnings, the why column
  * left out on a narrow terminal), the warnings summary (one line per kind with its fix), the one status
@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/peak_result.h"
 #include "report/report.h"
 
 #define WHY0     "one item per element, \"naive\", slow"
@@ -144,16 +143,22 @@ static void test_names(void **state)
     assert_string_equal(cg_rung_status_name(CG_RUNG_UNSUPPORTED), "unsupported");
     assert_string_equal(cg_rung_status_name(CG_RUNG_BUILD_FAILED), "build_failed");
     assert_string_equal(cg_rung_status_name(CG_RUNG_CL_ERROR), "cl_error");
-    /* one status vocabulary: run and peak words, each with the label the tables show */
-    assert_string_equal(cg_peak_status_name(CG_PEAK_FAILED), "cl_error");
-    assert_string_equal(cg_peak_status_name(CG_PEAK_WRONG), "wrong_result");
+    /* one status vocabulary for run and peak rows, each word with the label the tables show */
+    assert_string_equal(cg_rung_status_name(CG_RUNG_ZERO_COPY), "zero_copy");
+    assert_string_equal(cg_rung_status_name((cg_rung_status)99), "unknown");
     assert_string_equal(cg_status_label("wrong_result"), "FAILED");
     assert_string_equal(cg_status_label("cl_error"), "CL-ERROR");
+    assert_string_equal(cg_status_label("zero_copy"), "zero-copy");
     assert_null(cg_status_label("failed"));
-    for (int k = CG_RUNG_OK; k <= CG_RUNG_CL_ERROR; k++)
+    for (int k = CG_RUNG_OK; k <= CG_RUNG_ZERO_COPY; k++)
         assert_non_null(cg_status_label(cg_rung_status_name((cg_rung_status)k)));
-    for (int k = CG_PEAK_OK; k <= CG_PEAK_FAILED; k++)
-        assert_non_null(cg_status_label(cg_peak_status_name((cg_peak_status)k)));
+    /* the statuses that fail the exit code */
+    assert_false(cg_rung_status_failed(CG_RUNG_OK));
+    assert_true(cg_rung_status_failed(CG_RUNG_WRONG));
+    assert_false(cg_rung_status_failed(CG_RUNG_UNSUPPORTED));
+    assert_true(cg_rung_status_failed(CG_RUNG_BUILD_FAILED));
+    assert_true(cg_rung_status_failed(CG_RUNG_CL_ERROR));
+    assert_false(cg_rung_status_failed(CG_RUNG_ZERO_COPY));
     assert_string_equal(cg_warning_name(CG_WARN_HIGH_CV), "high_cv");
     assert_string_equal(cg_warning_name(CG_WARN_TOO_SHORT), "too_short");
     assert_string_equal(cg_warning_name(CG_WARN_OUTLIERS), "outliers");
@@ -230,13 +235,16 @@ static void check_json_rows(const cJSON *top)
     assert_string_equal(str_of(c, "status"), "unsupported");
     assert_string_equal(str_of(c, "reason"), "device lacks images");
 
-    /* every row has exactly the table's keys, in the table's order */
+    /* every row has exactly the run's keys of the table, in the table's order */
     size_t k = 0;
-    for (const cJSON *it = a->child; it; it = it->next, k++) {
-        assert_true(k < cg_result_nfields);
-        assert_string_equal(it->string, cg_result_fields[k].name);
+    const cJSON *it = a->child;
+    for (; k < cg_row_nfields; k++) {
+        if (!cg_field_carried(&cg_row_fields[k], CG_KIND_RUN)) continue;
+        assert_non_null(it);
+        assert_string_equal(it->string, cg_row_fields[k].name);
+        it = it->next;
     }
-    assert_int_equal(k, cg_result_nfields);
+    assert_null(it);
 }
 
 static void test_json_roundtrip(void **state)
@@ -334,9 +342,10 @@ static void test_csv_roundtrip(void **state)
     for (size_t c = 0; c < cg_csv_ncolumns; c++) { /* the header is the column list, each a field */
         assert_string_equal(t.cell[0][c], cg_csv_columns[c]);
         bool found = false;
-        for (size_t k = 0; k < cg_result_nfields; k++)
-            found = found || !strcmp(cg_result_fields[k].name, cg_csv_columns[c]);
-        if (!found) fail_msg("CSV column %s is not a field of cg_result_fields", cg_csv_columns[c]);
+        for (size_t k = 0; k < cg_row_nfields; k++)
+            found = found || (cg_field_carried(&cg_row_fields[k], CG_KIND_RUN) &&
+                              !strcmp(cg_row_fields[k].name, cg_csv_columns[c]));
+        if (!found) fail_msg("CSV column %s is not a run field of cg_row_fields", cg_csv_columns[c]);
     }
     for (size_t i = 1; i < t.nrec; i++)
         assert_int_equal(t.ncell[i], t.ncell[0]);
@@ -620,21 +629,24 @@ static void test_doc_lists_fields(void **state)
     }
     char *doc = slurp(path);
     char key[80];
-    for (size_t k = 0; k < cg_result_nfields; k++) {
-        snprintf(key, sizeof key, "| `%s` |", cg_result_fields[k].name);
-        if (!strstr(doc, key)) fail_msg("docs/report-schema.md lacks a row for %s", cg_result_fields[k].name);
+    for (size_t k = 0; k < cg_row_nfields; k++) { /* every key of a run row and of a peak row */
+        snprintf(key, sizeof key, "| `%s` |", cg_row_fields[k].name);
+        if (!strstr(doc, key)) fail_msg("docs/report-schema.md lacks a row for %s", cg_row_fields[k].name);
     }
     for (size_t k = 0; k < cg_device_nfields; k++) {
         snprintf(key, sizeof key, "| `%s` |", cg_device_fields[k].name);
         if (!strstr(doc, key))
             fail_msg("docs/report-schema.md lacks a row for device.%s", cg_device_fields[k].name);
     }
-    for (size_t k = 0; k < cg_peak_nfields; k++) {
-        snprintf(key, sizeof key, "| `%s` |", cg_peak_fields[k].name);
-        if (!strstr(doc, key))
-            fail_msg("docs/report-schema.md lacks a row for peak's %s", cg_peak_fields[k].name);
+    /* the CSV columns of run and peak, each listed in order on one line */
+    char peak[512] = "`";
+    for (size_t k = 0; k < cg_row_nfields; k++) {
+        size_t len = strlen(peak);
+        if (cg_field_carried(&cg_row_fields[k], CG_KIND_PEAK))
+            snprintf(peak + len, sizeof peak - len, "%s%s", len > 1 ? "," : "", cg_row_fields[k].name);
     }
-    /* the CSV columns, listed in order on one line */
+    strcat(peak, "`");
+    if (!strstr(doc, peak)) fail_msg("docs/report-schema.md lacks the peak CSV header %s", peak);
     char cols[1024] = "`";
     for (size_t c = 0; c < cg_csv_ncolumns; c++) {
         size_t len = strlen(cols);
