@@ -182,11 +182,13 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
     return st == CG_OK ? cg_cmd_html_check(o->html) : st;
 }
 
-static cg_status write_reports(const cg_opts *o, const cg_report *rep, FILE *out)
+static cg_status write_reports(const cg_opts *o, cg_report *rep, FILE *out)
 {
+    if (o->estimate && !cg_estimates_fill(rep, &o->wopts))
+        CG_WARN("--estimate: out of host memory, table cut short");
     if (cg_cli_table_wanted(o)) cg_report_text(rep, out);
     if (!o->quiet) cg_report_warnings(rep, stderr); /* one line per warning kind, with its fix */
-    if (!o->quiet && o->estimate) cg_estimates_print(rep, &o->wopts, out);
+    if (!o->quiet && o->estimate) cg_estimates_print(rep, out);
     return cg_cmd_write_files(o, rep);
 }
 

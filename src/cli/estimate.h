@@ -6,9 +6,12 @@
 #include "core/workload.h"
 #include "model/result.h"
 
-/* For every workload in rep whose cg_workload has an estimate hook: its algorithms' accesses and MADs per
- * item, the rates they predict from rep's copy bandwidth and MAD rate, and the fastest measured rung of each.
- * wopts: the workloads' own options given (--sigma), which the estimates may depend on; NULL: none. */
-void cg_estimates_print(const cg_report *rep, const cg_wopts *wopts, FILE *out);
+/* Appends to rep->est, for every workload in rep whose cg_workload has an estimate hook: its algorithms'
+ * accesses and FLOPs per item, the rates they predict from rep's copy bandwidth and MAD rate, the seed's own
+ * estimate and the fastest measured rung of each. wopts: the workloads' own options given (--sigma), which
+ * the estimates may depend on; NULL: none. False when out of memory (rep->est then holds what fitted). */
+bool cg_estimates_fill(cg_report *rep, const cg_wopts *wopts);
+/* The tables of rep->est, one per workload. */
+void cg_estimates_print(const cg_report *rep, FILE *out);
 
 #endif

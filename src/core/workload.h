@@ -136,6 +136,7 @@ typedef struct cg_estimate {
     double accesses;       /* 4-byte global reads + writes per item */
     double mads;           /* multiply-adds per item */
     const char *rungs;     /* the rungs that implement it, comma-separated ("sep,sep-local"); "" for none */
+    double seed_mpps;      /* the seed's own estimate in M items/s where its table has the row, else 0 */
 } cg_estimate;
 
 typedef struct cg_workload {
@@ -181,6 +182,9 @@ typedef struct cg_workload {
      * with sigma), when larger than its fixed local_bytes. A rung needing more than the device has is
      * reported unsupported with both figures, and the rest of the ladder runs. */
     size_t (*local_need)(const void *state, const cg_rung *r);
+    /* Optional: true when rung r cannot run with this state for a size-dependent reason its row cannot state
+     * (lcs's row-major matrix above one allocation), the reason written to why: reported unsupported. */
+    bool (*unsupported)(const void *state, const cg_rung *r, char *why, size_t len);
 } cg_workload;
 
 /* The option `name` that w declares, or NULL. */

@@ -24,6 +24,7 @@ void cg_report_fini(cg_report *r)
     for (size_t i = 0; i < r->n; i++)
         free(r->rows[i].times.s);
     free(r->rows);
+    free(r->est);
     memset(r, 0, sizeof *r);
 }
 

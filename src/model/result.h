@@ -117,6 +117,19 @@ typedef struct cg_report_device {
 
 /* A report of either kind: the metadata block (tool, time, command line, device, the kind's options) and the
  * growable array of rows. */
+/* One row of a workload's speed estimate (`run --estimate`, the Apple guide's method): an algorithm's cost
+ * per item as its simplest kernel issues it, the rate that cost predicts from the measured ceilings, the
+ * seed's own estimate where it gives one, and the fastest measured rung implementing it. */
+typedef struct cg_est_row {
+    char workload[32], algorithm[64];
+    double accesses, flops; /* 4-byte global accesses and FLOPs (a MAD is 2) per item */
+    double predicted;       /* items/s: min(copy / (4 B x accesses), MAD rate / FLOPs) */
+    double seed;            /* the seed's own estimate, items/s; 0: it gives none */
+    char rungs[64];         /* the rungs implementing it, comma-separated; "" none */
+    char rung[32];          /* the fastest of them that ran OK; "" none */
+    double measured;        /* its items/s; 0: none */
+} cg_est_row;
+
 typedef struct cg_report {
     cg_report_kind kind;
     char tool_version[32], git_commit[48], time_utc[32];
@@ -135,6 +148,8 @@ typedef struct cg_report {
     double max_time; /* --max-time, seconds per figure */
     cg_result *rows;
     size_t n, cap;
+    cg_est_row *est; /* run --estimate's rows (malloc'd), n_est of them */
+    size_t n_est;
 } cg_report;
 
 /* The longest group label cg_result_group writes, NUL included. */

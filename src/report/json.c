@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 
 /* Adds "results": one object per row of r. */
 static bool add_rows(cJSON *top, const cg_report *r)
@@ -53,10 +54,35 @@ static bool add_head(cJSON *top, const cg_report *r)
     return cg_json_add_bool(opt, "quick", r->quick) && cg_json_add_num(opt, "max_time_s", r->max_time);
 }
 
+/* Adds "estimates" (run --estimate): one object per row of r->est; nothing when there are none. */
+static bool add_estimates(cJSON *top, const cg_report *r)
+{
+    if (!r->n_est) return true;
+    cJSON *a = cJSON_AddArrayToObject(top, "estimates");
+    if (!a) return false;
+    for (size_t i = 0; i < r->n_est; i++) {
+        const cg_est_row *e = &r->est[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(a, o)) {
+            cJSON_Delete(o);
+            return false;
+        }
+        if (!cg_json_add_str(o, "workload", e->workload) || !cg_json_add_str(o, "algorithm", e->algorithm) ||
+            !cg_json_add_num(o, "accesses", e->accesses) || !cg_json_add_num(o, "flops", e->flops) ||
+            !cg_json_add_num(o, "cm_ratio", e->flops / e->accesses) ||
+            !cg_json_add_num(o, "predicted_items_per_s", e->predicted) ||
+            !cg_json_add_num(o, "seed_items_per_s", e->seed > 0 ? e->seed : NAN) ||
+            !cg_json_add_str(o, "rungs", e->rungs) || !cg_json_add_str(o, "rung", e->rung) ||
+            !cg_json_add_num(o, "measured_items_per_s", e->measured > 0 ? e->measured : NAN))
+            return false;
+    }
+    return true;
+}
+
 int cg_report_json(const cg_report *r, const char *path)
 {
     cJSON *top = cJSON_CreateObject();
-    bool filled = top && add_head(top, r) && add_rows(top, r);
+    bool filled = top && add_head(top, r) && add_rows(top, r) && add_estimates(top, r);
     int rc = -1;
     if (filled)
         rc = cg_json_write(top, path);

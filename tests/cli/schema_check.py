@@ -22,9 +22,9 @@ def validator(path):
     return schema, jsonschema.Draft202012Validator(schema)
 
 
-def same_keys(what, have, listed):
-    """The keys an object has must be the ones the schema lists for it."""
-    extra, missing = sorted(set(have) - set(listed)), sorted(set(listed) - set(have))
+def same_keys(what, have, listed, optional=()):
+    """The keys an object has must be the ones the schema lists for it (those in optional may be absent)."""
+    extra, missing = sorted(set(have) - set(listed)), sorted(set(listed) - set(have) - set(optional))
     if extra or missing:
         sys.exit("%s: keys not in the schema %s; in the schema but not written %s" % (what, extra, missing))
 
@@ -33,7 +33,7 @@ def check_keys(schema, doc, name):
     defs = schema["$defs"]
     kind = doc["kind"]
     top = defs[kind + "_doc"]["properties"]
-    same_keys(name + ": top level", doc, top)
+    same_keys(name + ": top level", doc, top, optional=("estimates",))  # estimates: run --estimate only
     same_keys(name + ": tool", doc["tool"], defs["tool"]["properties"])
     devices = doc["devices"] if kind == "devices" else [doc["device"]]
     for d in devices:
@@ -42,6 +42,8 @@ def check_keys(schema, doc, name):
         same_keys(name + ": options", doc["options"], top["options"]["properties"])
         for row in doc["results"]:
             same_keys(name + ": a row", row, defs[kind + "_row"]["properties"])
+        for row in doc.get("estimates", []):
+            same_keys(name + ": an estimate", row, top["estimates"]["items"]["properties"])
 
 
 def main():

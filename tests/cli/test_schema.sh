@@ -16,6 +16,12 @@ cp "$last_stdout" "$tmp/devices.json"
 expect "run --json (ok and unsupported rows)" 0 "" -- \
     "$bin" run reduction:naive,reduction:nv-shfl --size 4096 --runs 3 --warmup 0 --json "$tmp/run.json"
 expect "peak --json" 0 "" -- "$bin" peak --only fp32,launch --max-time 0.05 --json "$tmp/peak.json"
+expect "run --estimate --json (the estimates array)" 0 "" -- \
+    "$bin" run blur:sep,blur:fused --size 64 --runs 1 --warmup 0 --estimate --json "$tmp/est.json"
+check "run --estimate: its JSON passes the schema, every estimate row with exactly the schema's keys" -- \
+    python3 "$py" "$schema" valid "$tmp/est.json"
+check "an estimate row with a key renamed fails the schema" -- \
+    python3 "$py" "$schema" renamed "$tmp/est.json" estimates.1.cm_ratio
 
 check "the schema itself is valid draft 2020-12, and the three documents pass it" -- \
     python3 "$py" "$schema" valid "$tmp/devices.json" "$tmp/run.json" "$tmp/peak.json"

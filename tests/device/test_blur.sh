@@ -35,9 +35,28 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
     if [ "$sigma" = 5 ]; then
-        for want in "Estimate for blur" "2D convolution *962 *961" "recursive, 4 passes *8 *16"; do
+        for want in "Estimate for blur" "2D convolution *962 *1922 *2 .* 30 " "recursive, 4 passes *8 *32 *4 " \
+            "seed: recursive 4+4 taps (T14-1) *10 *64 *6.4 .* 2840 .*(no rung)" "copy .* 14200 .*(the ceiling)"; do
             grep -q "$want" "$TESTTMP/blur.out" || { cat "$TESTTMP/blur.out"; fail "--estimate: no line matching '$want'"; }
         done
+        # The same rows in the JSON report, the seed's figures where its tables give one.
+        python3 - "$json" <<'EOF' || fail "--estimate: JSON estimates (above)"
+import json, sys
+est = {e["algorithm"]: e for e in json.load(open(sys.argv[1])).get("estimates", [])}
+bad = []
+sep = est.get("separable, 2 passes")
+if not sep or sep["accesses"] != 64 or sep["flops"] != 124 or sep["seed_items_per_s"] != 443e6 or \
+        not sep["measured_items_per_s"] or sep["rung"] not in ("sep", "sep-local"):
+    bad.append("separable row: %r" % (sep,))
+t2 = est.get("seed: 4+4 taps, V+T+V+T (T14-2)")
+if not t2 or abs(t2["cm_ratio"] - 64 / 14) > 1e-9 or t2["seed_items_per_s"] != 2030e6 or t2["rung"] != "":
+    bad.append("Table 14-2 row: %r" % (t2,))
+if len(est) != 10:
+    bad.append("%d estimate rows, want 10: %s" % (len(est), sorted(est)))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
     fi
 done
 
