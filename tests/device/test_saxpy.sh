@@ -46,6 +46,7 @@ caught "a grid stride one too long" stride 1000003
 expect 1 "--alpha applies to the saxpy workload only; add saxpy to the run" -- "$BIN" run reduction --alpha 2
 expect 1 "--alpha expects a positive number" -- "$BIN" run saxpy --alpha 0
 expect 1 "saxpy: --alpha 1e+07 is above" -- "$BIN" run saxpy --alpha 1e7 --size 64
+expect 1 "saxpy: --alpha 1e-46 is below the smallest normal float" -- "$BIN" run saxpy --alpha 1e-46 --size 64
 expect 1 "needs --alpha a multiple of 1/256" -- "$BIN" run saxpy --alpha 0.3 --check exact --size 64
 
 finish

@@ -4,6 +4,7 @@
  * error bound, the three device buffers (created once) and the rung table. A rung's launch is data in p[]:
  * elements per work-item and, for the strided walk, groups per compute unit. */
 #include <limits.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,11 @@ typedef struct saxpy_rung {
 static cg_status pick_alpha(const cg_run_opts *o, double *alpha)
 {
     *alpha = cg_wopts_number(o->wopts, "alpha", SAXPY_DEFAULT_ALPHA);
+    if (*alpha < FLT_MIN) { /* a float kernel would scale by a subnormal or by 0 */
+        CG_ERROR("saxpy: --alpha %g is below the smallest normal float (%g): use a larger --alpha", *alpha,
+                 (double)FLT_MIN);
+        return CG_E_USAGE;
+    }
     if (*alpha > SAXPY_MAX_ALPHA) {
         CG_ERROR("saxpy: --alpha %g is above %g: use a smaller --alpha", *alpha, SAXPY_MAX_ALPHA);
         return CG_E_USAGE;
