@@ -68,7 +68,7 @@ static bool unsupported(const cg_ctx *ctx, const cg_workload *w, const void *sta
                  "needs %zu B of local memory with these options, device has %zu B", need, lim);
         return true;
     }
-    return false;
+    return w->unsupported && w->unsupported(state, r, row->reason, sizeof row->reason);
 }
 
 static void fill_model(const cg_workload *w, const void *state, const cg_rung *r, cg_result *row)

@@ -12,7 +12,9 @@
     X(blur)                 \
     X(histogram)            \
     X(convolution)          \
-    X(saxpy)
+    X(saxpy)                \
+    X(scan)                 \
+    X(lcs)
 /* clang-format on */
 
 #define DECLARE(name) extern const cg_workload cg_workload_##name;

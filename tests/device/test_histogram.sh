@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Device test of the histogram ladder on the default device, checked exactly against the CPU count:
-#  1. every rung at sizes with every residue modulo 16 (the uint4 rungs' byte tail), below one uint4, around
+#  1. every rung at sizes with every residue modulo 16 (the uint4 rungs' pixel tail), below one uint4, around
 #     one group and one grid step, for each --pattern, and with --check exact (runs of ascending bins, each
-#     bin its own count, lanes of a uint4 told apart);
+#     bin its own count, lanes of a uint4 told apart); the same with --pixel u32 (every residue modulo 4);
 #  2. deliberately broken kernels, each one plausible bug, must fail (exit 3, FAILED): a dropped byte tail, a
 #     grid's dropped remainder loop, a byte lane counted twice, a sub-histogram left out of the merge, one
 #     extra count per merged bin, a missing barrier after zeroing or before merging the local histogram
-#     (PoCL's work-item loops split at barriers, so a missing one shows), and a plain ++ where the global
-#     atomic belongs (all-equal bytes: groups on
-#     different CPU threads lose counts; races inside one group cannot show on PoCL, see
-#     docs/workloads/histogram.md);
-#  3. bad --pattern / --check use: exit 1 with one line.
+#     (PoCL's work-item loops split at barriers, so a missing one shows), a plain ++ where the global
+#     atomic belongs (all-equal bytes: groups on different CPU threads lose counts; races inside one group
+#     cannot show on PoCL, see docs/workloads/histogram.md); for the seed's rungs a per-work-item row not
+#     fully zeroed, a second pass that drops the last row or has no barrier, a two-pass merge that skips
+#     zero bins (they keep the poison), and for 32-bit pixels a uint4 lane counted twice;
+#  3. bad --pattern / --pixel / --check use: exit 1 with one line.
 # Usage: bash test_histogram.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +28,12 @@ done
 for pat in allequal image; do
     expect_ok "histogram --pattern $pat" -- run1 histogram --size 1000003 --pattern "$pat"
 done
+# 32-bit pixels: 1..5 (every n % 4, nothing but tail below 4), 4111 and 1000003 pixels.
+for n in 1 2 3 4 5 4111 1000003; do
+    expect_ok "histogram --pixel u32 --size $n" -- run1 histogram --pixel u32 --size "$n"
+done
+expect_ok "histogram --pixel u32 --check exact" -- run1 histogram --pixel u32 --size 1000003 --check exact
+expect_ok "histogram --pixel u32 --pattern allequal" -- run1 histogram --pixel u32 --size 65551 --pattern allequal
 
 json=$TESTTMP/hist.json
 rm -f "$json"
@@ -35,8 +42,10 @@ python3 - "$json" <<'PY' || fail "JSON checks (above)"
 import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["workload"] == "histogram"]
 names = [r["rung"] for r in rows]
-bad = ["rung %s missing" % w for w in ("global-atomic", "local", "local-spread", "packed-uint4", "best",
-                                       "deep-loads") if w not in names]
+want = ("seed-subhist", "seed-local", "seed-copies2", "seed-copies4", "seed-copies8", "seed-copies16",
+        "seed-copies32", "seed-cu-groups", "global-atomic", "local", "local-copies32", "local-spread",
+        "packed-uint4", "packed-1copy", "two-pass", "best", "deep-loads")
+bad = [] if tuple(names) == want else ["rungs %s, want %s" % (names, want)]
 bad += ["%s: %s" % (r["rung"], r["status"]) for r in rows if r["status"] != "ok"]
 bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != "1000003 B, exact"]
 for b in bad:
@@ -54,12 +63,12 @@ caught() {
         --warmup 1 "$@"
 }
 mut <<'EOF'
-[("    if (t < n) COUNT(h, copy, ((__global const uchar *)in)[t]);\n", "")]
+[("    if (t < n) COUNT(h, copy, ((__global const pixel *)in)[t]);\n", "")]
 EOF
 caught "uint4 kernel without its byte tail" histogram:packed-uint4 4111
 caught "uint4 kernel without its byte tail, below 16 bytes" histogram:best 15
 mut <<'EOF'
-[("    for (; i < nv; i += stride)\n        count16(h, copy, in[i]);\n", "")]
+[("    for (; i < nv; i += stride)\n        count_vec(h, copy, in[i]);\n", "")]
 EOF
 caught "grid without its remainder loop" histogram:best 1000003
 mut <<'EOF'
@@ -87,10 +96,42 @@ mut <<'EOF'
 [("    if (i < n) atomic_inc(&out[in[i]]);", "    if (i < n) out[in[i]]++;")]
 EOF
 caught "plain ++ instead of the global atomic" histogram:global-atomic 1M --pattern allequal
+caught "plain ++ instead of the global atomic, u32 pixels" histogram:global-atomic 1M --pattern allequal --pixel u32
+mut <<'EOF'
+[("        for (uint c = 0; c < COPIES; c++)", "        for (uint c = 0; c + 1 < COPIES || c < 1; c++)")]
+EOF
+for rung in seed-copies2 seed-copies4 seed-copies8 seed-copies16 seed-copies32 seed-cu-groups local-copies32; do
+    caught "$rung: a sub-histogram left out of the merge" "histogram:$rung" 100003
+done
+mut <<'EOF'
+[("    for (uint b = 0; b < 256; b++)\n        row[b] = 0;", "    for (uint b = 1; b < 256; b++)\n        row[b] = 0;")]
+EOF
+caught "a per-work-item row with bin 0 not zeroed" histogram:seed-subhist 4111
+mut <<'EOF'
+[("    for (uint r = lid; r < nrows; r += WG)", "    for (uint r = lid; r + 1 < nrows; r += WG)")]
+EOF
+for rung in seed-subhist seed-local seed-cu-groups two-pass; do
+    caught "$rung: the second pass drops the last row" "histogram:$rung" 1000003
+done
+mut <<'EOF'
+[("        barrier(CLK_LOCAL_MEM_FENCE);\n        if (lid < w)", "        if (lid < w)")]
+EOF
+caught "no barrier in the second pass's tree sum" histogram:two-pass 100003
+mut <<'EOF'
+[("        out[get_group_id(0) * 256 + b] = s;", "        if (s) out[get_group_id(0) * 256 + b] = s;")]
+EOF
+caught "a two-pass merge that writes only non-zero bins" histogram:seed-copies4 100003 --pattern image
+mut <<'EOF'
+[("    COUNT(h, copy, v.w);", "    COUNT(h, copy, v.z);"), ("        (row)[(v).w]++;", "        (row)[(v).z]++;")]
+EOF
+caught "a u32 lane counted twice (local)" histogram:packed-1copy 1000003 --pixel u32
+caught "a u32 lane counted twice (global rows)" histogram:seed-subhist 1000003 --pixel u32
 
-# 3. Bad --pattern / --check use: exit 1 with one line naming the valid values, or naming histogram.
+# 3. Bad --pattern / --pixel / --check use: exit 1 with one line naming the valid values, or naming histogram.
 expect 1 "random|allequal|image" -- "$BIN" run histogram --pattern bogus --size 4096
 expect 1 "histogram" -- "$BIN" run reduction --pattern random --size 4096
 expect 1 "random or exact" -- "$BIN" run histogram --check 1 --size 4096
+expect 1 "u8|u32" -- "$BIN" run histogram --pixel u16 --size 4096
+expect 1 "histogram" -- "$BIN" run reduction --pixel u32 --size 4096
 
 finish

@@ -1,12 +1,19 @@
-/* The histogram workload: 256 bins of N seeded bytes (--pattern random, allequal or image), a ladder from one
- * global atomic per byte to per-lane sub-histograms in local memory fed by uint4 loads. This file owns the
- * inputs, the CPU reference (an exact count, computed once), the device buffers (the bytes, 256 uint bins),
- * the rung table and the enqueue of each rung: a fill that zeroes the bins, then one kernel (both timed).
+/* The histogram workload: 256 bins of N seeded pixels (--pixel u8: bytes, u32: 32-bit words whose value is
+ * the bin; --pattern random, allequal or image), a ladder that first walks the seed's steps (../shared/seeds/
+ * 000_b840b7a245847c19.txt, AMD's games chapter: per-work-item sub-histograms in global memory, one local
+ * histogram per group, 1 to 32 copies of each bin, groups = compute units, a two-pass merge), then today's
+ * rungs from one global atomic per pixel to per-lane sub-histograms fed by uint4 loads. This file owns the
+ * inputs, the CPU reference (an exact count, computed once), the device buffers (the pixels, 256 uint bins,
+ * the rows of the two-pass merge), the rung table and the enqueue of each rung: a fill that zeroes the bins
+ * and one kernel, or a kernel that writes rows and hist_reduce that sums them (all timed).
  * A rung's shape is data in p[]:
  *   p[0] work-group size (clamped to the device, rounded down to a power of two);
  *   p[1] sub-histograms per group in local memory (COPIES; work-item lid counts into copy lid % COPIES);
- *   p[2] 0: byte loads (hist_global, hist_local); k > 0: hist_vec, k uint4 loads per work-item per step;
- *   p[3] 0: one work-item per byte; k > 0: a grid of k x compute-units groups strides over the input. */
+ *   p[2] 0: one pixel per load (hist_global, hist_local); k > 0: k uint4 loads per work-item per step;
+ *   p[3] 0: one work-item per pixel; k > 0: a grid of k x compute-units groups strides over the input;
+ *        -k: k work-items in all (the seed's 8192);
+ *   p[4] merge: 0 global atomics into the bins; 1 one row per group, summed by hist_reduce; 2 one row per
+ *        work-item (hist_subhist), summed by hist_reduce. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,30 +22,55 @@
 #include "core/rng.h"
 #include "core/workload.h"
 
-enum { P_WG, P_COPIES, P_LOADS, P_GRID };
+enum { P_WG, P_COPIES, P_LOADS, P_GRID, P_MERGE };
+enum { MERGE_ATOMIC, MERGE_GROUP_ROWS, MERGE_ITEM_ROWS };
 
 #define HIST_BINS          256
-#define HIST_DEFAULT_GPU   (1ull << 28)
+#define HIST_DEFAULT_GPU   (1ull << 28) /* bytes of input by default, whatever the pixel */
 #define HIST_DEFAULT_OTHER (1ull << 24)
 #define HIST_MAX_N         (1ull << 31) /* kernels index with 32-bit unsigned ints */
-#define HIST_IMAGE_W       4096         /* the image pattern's row length in bytes */
+#define HIST_IMAGE_W       4096         /* the image pattern's row length in pixels */
 #define LB(copies)         ((size_t)HIST_BINS * (copies)*4)
+#define SEED_NT            (-8192) /* the seed's "at least 8192 work-items and a work-group size of 64" */
 
 /* clang-format off */
 static const cg_rung rungs[] = {
-    /* name, why (one line, shown in every report), kernel, build options, needs, local bytes, p[] */
-    {"global-atomic", "one global atomic per input byte: 256 hot words in L2, one word on all-equal data",
-     "hist_global", NULL, 0, 0, {256, 1, 0, 0}},
-    {"local", "one local histogram per group, local atomic per byte, merged once per group",
-     "hist_local", NULL, 0, LB(1), {256, 1, 0, 8}},
-    {"local-spread", "32 sub-histograms per group, h[bin*32+lane]: a warp's updates hit 32 banks",
-     "hist_local", NULL, 0, LB(32), {256, 32, 0, 4}},
-    {"packed-uint4", "as local-spread, but uint4 loads: 16 bytes per load, counted from registers",
-     "hist_vec", NULL, 0, LB(32), {256, 32, 1, 4}},
-    {"best", "512-wide groups, 4/CU, two uint4 loads in flight per step, 32 sub-histograms",
-     "hist_vec", NULL, 0, LB(32), {512, 32, 2, 4}},
-    {"deep-loads", "256-wide groups, 6/CU, four uint4 loads in flight: more bytes in flight per CU",
-     "hist_vec", NULL, 0, LB(32), {256, 32, 4, 6}},
+    /* name, why (one line, shown in every report), kernel, build options, needs, local bytes,
+       {P_WG, P_COPIES, P_LOADS, P_GRID, P_MERGE} */
+    {"seed-subhist", "the seed's multiBinHistogram: 8192 work-items (64 a group), each counts its uint4s into its own 256 bins in global memory; a 2nd kernel sums the rows",
+     "hist_subhist", NULL, 0, 64 * 4, {64, 1, 1, SEED_NT, MERGE_ITEM_ROWS}},
+    {"seed-local", "the seed's histogramLocal (vs seed-subhist): one histogram per group in local memory, local atomics; group rows summed by a 2nd kernel",
+     "hist_vec", NULL, 0, LB(1), {64, 1, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-copies2", "the seed's histogramKernel with NBANKS = 2 (vs seed-local): 2 copies of each bin, h[bin * 2 + lid % 2]",
+     "hist_vec", NULL, 0, LB(2), {64, 2, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-copies4", "the seed's histogramKernel with NBANKS = 4 (vs seed-copies2): 4 copies of each bin",
+     "hist_vec", NULL, 0, LB(4), {64, 4, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-copies8", "the seed's histogramKernel with NBANKS = 8 (vs seed-copies4): 8 copies of each bin",
+     "hist_vec", NULL, 0, LB(8), {64, 8, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-copies16", "the seed's histogramKernel with NBANKS = 16 (vs seed-copies8): 16 copies of each bin",
+     "hist_vec", NULL, 0, LB(16), {64, 16, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-copies32", "the seed's histogramKernel, NBANKS = 32 (vs seed-copies16): 32 copies of each bin, one per bank",
+     "hist_vec", NULL, 0, LB(32), {64, 32, 1, SEED_NT, MERGE_GROUP_ROWS}},
+    {"seed-cu-groups", "the seed's sizing rule (vs seed-copies32): as many 64-wide groups as compute units, not 8192 work-items",
+     "hist_vec", NULL, 0, LB(32), {64, 32, 1, 1, MERGE_GROUP_ROWS}},
+    {"global-atomic", "beyond the seed, the floor: one global atomic per input pixel, one work-item per pixel",
+     "hist_global", NULL, 0, 0, {256, 1, 0, 0, MERGE_ATOMIC}},
+    {"local", "vs global-atomic: 256-wide groups, 8/CU, count pixel loads into a local histogram, 256 global atomics per group",
+     "hist_local", NULL, 0, LB(1), {256, 1, 0, 8, MERGE_ATOMIC}},
+    {"local-copies32", "vs local: 32 copies of each bin, h[bin * 32 + lid % 32], on the same grid",
+     "hist_local", NULL, 0, LB(32), {256, 32, 0, 8, MERGE_ATOMIC}},
+    {"local-spread", "vs local-copies32: 4 groups per compute unit instead of 8 (32 KiB of local memory each)",
+     "hist_local", NULL, 0, LB(32), {256, 32, 0, 4, MERGE_ATOMIC}},
+    {"packed-uint4", "vs local-spread: uint4 loads, 16 bytes (16 u8 or 4 u32 pixels) per load, counted from registers",
+     "hist_vec", NULL, 0, LB(32), {256, 32, 1, 4, MERGE_ATOMIC}},
+    {"packed-1copy", "vs packed-uint4: one copy of each bin (the seed's spreading undone on today's grid)",
+     "hist_vec", NULL, 0, LB(1), {256, 1, 1, 4, MERGE_ATOMIC}},
+    {"two-pass", "vs packed-uint4: group histograms written out and summed by a 2nd kernel, no global atomics",
+     "hist_vec", NULL, 0, LB(32), {256, 32, 1, 4, MERGE_GROUP_ROWS}},
+    {"best", "vs packed-uint4: 512-wide groups and two uint4 loads in flight per step",
+     "hist_vec", NULL, 0, LB(32), {512, 32, 2, 4, MERGE_ATOMIC}},
+    {"deep-loads", "vs best: 256-wide groups, 6 per compute unit, four uint4 loads in flight",
+     "hist_vec", NULL, 0, LB(32), {256, 32, 4, 6, MERGE_ATOMIC}},
 };
 /* clang-format on */
 
@@ -46,18 +78,20 @@ static const char *const patterns[] = {"random", "allequal", "image"};
 enum { PAT_RANDOM, PAT_ALLEQUAL, PAT_IMAGE, PAT_COUNT };
 
 typedef struct hist_state {
-    uint64_t n;
+    uint64_t n;  /* pixels */
+    unsigned pb; /* bytes per pixel: 1 (u8) or 4 (u32) */
     int pattern;
     bool exact;              /* --check exact with the random pattern: fill_exact's runs instead */
     uint32_t ref[HIST_BINS]; /* exact counts of the input */
     unsigned cus;            /* compute units */
     size_t max_wg;           /* device limit on the work-group size */
-    cl_mem in, out;          /* n bytes; 256 uints */
+    cl_mem in, out, rows;    /* n pixels; 256 uints; the rows of the two-pass merges (256 uints each) */
 } hist_state;
 
 typedef struct hist_rung {
-    cl_kernel k;
+    cl_kernel k, reduce; /* reduce: hist_reduce for the two-pass merges, else NULL */
     size_t wg, groups;
+    cl_uint nrows;
 } hist_rung;
 
 /* The rung's work-group size: its p[0] clamped to the device and rounded down to a power of two. */
@@ -71,79 +105,120 @@ static size_t div_up(uint64_t a, uint64_t b)
     return (size_t)((a + b - 1) / b);
 }
 
-/* Groups of a rung: one work-item per byte, or k x compute units but no more than the loads need (and enough
- * work-items for hist_vec's tail of up to 15 bytes). */
+/* Groups of a rung: one work-item per pixel; k x compute units but no more than the loads need (and enough
+ * work-items for the uint4 kernels' tail of up to 15 pixels); or a fixed count of work-items. */
 static size_t rung_groups(const hist_state *s, const cg_rung *r, size_t wg)
 {
-    if (r->p[P_GRID] <= 0) return div_up(s->n, wg);
-    uint64_t units = r->p[P_LOADS] > 0 ? s->n / 16 : s->n;
+    if (r->p[P_GRID] == 0) return div_up(s->n, wg);
+    if (r->p[P_GRID] < 0) return div_up((uint64_t)-r->p[P_GRID], wg);
+    uint64_t units = r->p[P_LOADS] > 0 ? s->n / (16 / s->pb) : s->n;
     size_t most = div_up(units > 16 ? units : 16, wg);
     size_t g = (size_t)r->p[P_GRID] * (s->cus ? s->cus : 1);
     return g < most ? g : most;
 }
 
-static int find_pattern(const char *name)
+/* Rows of 256 bins the rung writes before hist_reduce sums them (0: it merges with atomics). */
+static size_t rung_rows(const hist_state *s, const cg_rung *r)
 {
-    if (!name) return PAT_RANDOM;
-    for (int i = 0; i < PAT_COUNT; i++)
-        if (!strcmp(patterns[i], name)) return i;
+    size_t wg = rung_wg(s, r), groups = rung_groups(s, r, wg);
+    if (r->p[P_MERGE] == MERGE_ITEM_ROWS) return groups * wg;
+    return r->p[P_MERGE] == MERGE_GROUP_ROWS ? groups : 0;
+}
+
+static const char *const pixels[] = {"u8", "u32"};
+enum { PIX_U8, PIX_U32, PIX_COUNT };
+
+static int find_word(const char *const *words, int count, const char *name)
+{
+    if (!name) return 0;
+    for (int i = 0; i < count; i++)
+        if (!strcmp(words[i], name)) return i;
     return -1;
 }
 
-/* N: --size, or the default for the device type halved until it fits one allocation and half the global
- * memory. */
-static const cg_size_rule size_rule = {
-    .workload = "histogram",
-    .unit = "bytes",
-    .dims = 1,
-    .dflt_gpu = HIST_DEFAULT_GPU,
-    .dflt_other = HIST_DEFAULT_OTHER,
-    .dflt_floor = 1024,
-    .elem_bytes = 1,
-    .buffers = 1,
-    .max_count = HIST_MAX_N,
+/* N: --size, or the default for the device type (2^28 bytes on GPUs, 2^24 elsewhere, whatever the pixel)
+ * halved until it fits one allocation and half the global memory; one rule per --pixel. */
+static const cg_size_rule size_rules[PIX_COUNT] = {
+    {.workload = "histogram",
+     .unit = "bytes",
+     .dims = 1,
+     .dflt_gpu = HIST_DEFAULT_GPU,
+     .dflt_other = HIST_DEFAULT_OTHER,
+     .dflt_floor = 1024,
+     .elem_bytes = 1,
+     .buffers = 1,
+     .max_count = HIST_MAX_N},
+    {.workload = "histogram",
+     .unit = "pixels",
+     .dims = 1,
+     .dflt_gpu = HIST_DEFAULT_GPU / 4,
+     .dflt_other = HIST_DEFAULT_OTHER / 4,
+     .dflt_floor = 256,
+     .elem_bytes = 4,
+     .buffers = 1,
+     .max_count = HIST_MAX_N},
 };
 
-/* --pattern: the input bytes (its values are checked by the CLI before any device work, and again here). */
+/* --pattern and --pixel (their values are checked by the CLI before any device work, and again here). */
 static const cg_wopt wopts[] = {
-    {"pattern", "P", "the input bytes, random (default), allequal (worst-case contention) or image",
+    {"pattern", "P", "the input pixels, random (default), allequal (worst-case contention) or image",
      CG_WOPT_WORD, "random|allequal|image", "random", 0},
+    {"pixel", "T",
+     "the pixel type, u8 (default: a byte, its value the bin) or u32 (the seed's 32-bit pixels, value 0-255 "
+     "the bin)",
+     CG_WOPT_WORD, "u8|u32", "u8", 0},
 };
 
-static const char *pattern_arg(const cg_run_opts *o)
+static const char *wopt_arg(const cg_run_opts *o, const char *name)
 {
-    const cg_wopt_value *v = cg_wopts_find(o->wopts, "pattern");
+    const cg_wopt_value *v = cg_wopts_find(o->wopts, name);
     return v ? v->text : NULL;
 }
 
-static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, uint64_t *n)
+/* The --pattern and --pixel choices: CG_E_USAGE with one line for an unknown value. */
+static cg_status pick_words(const cg_run_opts *o, int *pattern, int *pixel)
+{
+    *pattern = find_word(patterns, PAT_COUNT, wopt_arg(o, "pattern"));
+    *pixel = find_word(pixels, PIX_COUNT, wopt_arg(o, "pixel"));
+    if (*pattern < 0) {
+        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", wopt_arg(o, "pattern"));
+        return CG_E_USAGE;
+    }
+    if (*pixel < 0) {
+        CG_ERROR("histogram: unknown --pixel '%s': use u8 or u32", wopt_arg(o, "pixel"));
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, int pixel, uint64_t *n)
 {
     size_t w, h;
-    cg_status st = cg_size_pick(ctx, &size_rule, o, &w, &h);
+    cg_status st = cg_size_pick(ctx, &size_rules[pixel], o, &w, &h);
     *n = w;
     return st;
 }
 
-/* The --pattern and size checks of setup, before any device work (cg_workload.validate). */
+/* The --pattern, --pixel and size checks of setup, before any device work (cg_workload.validate). */
 static cg_status hist_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     uint64_t n;
-    if (find_pattern(pattern_arg(o)) < 0) {
-        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", pattern_arg(o));
-        return CG_E_USAGE;
-    }
-    return pick_size(ctx, o, &n);
+    int pattern, pixel;
+    cg_status st = pick_words(o, &pattern, &pixel);
+    return st != CG_OK ? st : pick_size(ctx, o, pixel, &n);
 }
 
+/* "2^24 B, random" for bytes (as before --pixel), "2^22 px u32, image" for 32-bit pixels. */
 static void describe_size(const hist_state *s, char *buf, size_t len)
 {
     int lg = 0;
+    const char *unit = s->pb == 1 ? "B" : "px u32", *pat = s->exact ? "exact" : patterns[s->pattern];
     while ((1ull << lg) < s->n)
         lg++;
     if ((1ull << lg) == s->n)
-        snprintf(buf, len, "2^%d B, %s", lg, s->exact ? "exact" : patterns[s->pattern]);
+        snprintf(buf, len, "2^%d %s, %s", lg, unit, pat);
     else
-        snprintf(buf, len, "%llu B, %s", (unsigned long long)s->n, s->exact ? "exact" : patterns[s->pattern]);
+        snprintf(buf, len, "%llu %s, %s", (unsigned long long)s->n, unit, pat);
 }
 
 /* The image pattern: rows of HIST_IMAGE_W bytes, diagonal bands (a triangle wave over x + y, 16 px per grey
@@ -200,16 +275,25 @@ static void fill_pattern(const cg_run_opts *o, int pattern, uint8_t *x, size_t n
         fill_image(&rng, x, n);
 }
 
+/* The pixel values (fill_pattern's bytes; for u32 each widened to a 32-bit word), their exact counts, and
+ * the input buffer. */
 static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, hist_state *s)
 {
     cg_status st = CG_OK;
-    uint8_t *x = malloc(s->n);
-    CG_FAIL_IF(!x, CG_E_RUNTIME, "histogram: out of host memory for %llu bytes", (unsigned long long)s->n);
-    fill_pattern(o, s->pattern, x, (size_t)s->n);
-    for (size_t i = 0; i < s->n; i++)
+    size_t n = (size_t)s->n;
+    uint8_t *x = malloc(n);
+    uint32_t *w = s->pb == 4 ? malloc(n * 4) : NULL;
+    CG_FAIL_IF(!x || (s->pb == 4 && !w), CG_E_RUNTIME, "histogram: out of host memory for %llu pixels",
+               (unsigned long long)s->n);
+    fill_pattern(o, s->pattern, x, n);
+    for (size_t i = 0; i < n; i++) {
         s->ref[x[i]]++;
-    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)s->n, x, CG_BUF_INPUT, &s->in);
+        if (w) w[i] = x[i];
+    }
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * s->pb, w ? (void *)w : (void *)x,
+               CG_BUF_INPUT, &s->in);
 out:
+    free(w);
     free(x);
     return st;
 }
@@ -220,27 +304,41 @@ static void hist_teardown(void *state)
     if (!s) return;
     if (s->in) clReleaseMemObject(s->in);
     if (s->out) clReleaseMemObject(s->out);
+    if (s->rows) clReleaseMemObject(s->rows);
     free(s);
+}
+
+/* The rows buffer of the two-pass merges: as many rows of 256 uints as the rung writing most needs (an
+ * intermediate: registered WRITTEN, so poisoned before every run like the bins). */
+static cg_status make_rows(cg_ctx *ctx, hist_state *s)
+{
+    cg_status st = CG_OK;
+    size_t most = 1;
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+        size_t r = rung_rows(s, &rungs[i]);
+        most = r > most ? r : most;
+    }
+    CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, most * HIST_BINS * sizeof(cl_uint), NULL, CG_BUF_WRITTEN, &s->rows);
+out:
+    return st;
 }
 
 static cg_status hist_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
 {
     cg_status st = CG_OK;
+    int pixel = 0;
     hist_state *s = calloc(1, sizeof *s);
     CG_FAIL_IF(!s, CG_E_RUNTIME, "histogram: out of host memory");
     s->cus = ctx->dev->compute_units;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
-    s->pattern = find_pattern(pattern_arg(o));
-    if (s->pattern < 0) {
-        CG_ERROR("histogram: unknown --pattern '%s': use random, allequal or image", pattern_arg(o));
-        st = CG_E_USAGE;
-        goto out;
-    }
-    if ((st = pick_size(ctx, o, &s->n)) != CG_OK) goto out;
+    if ((st = pick_words(o, &s->pattern, &pixel)) != CG_OK) goto out;
+    s->pb = pixel == PIX_U32 ? 4 : 1;
+    if ((st = pick_size(ctx, o, pixel, &s->n)) != CG_OK) goto out;
     s->exact = o->check_exact && s->pattern == PAT_RANDOM;
     describe_size(s, size_desc, len);
     if ((st = make_input(ctx, o, s)) != CG_OK) goto out;
     CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, sizeof s->ref, NULL, CG_BUF_WRITTEN, &s->out);
+    st = make_rows(ctx, s);
 out:
     if (st != CG_OK) {
         hist_teardown(s);
@@ -250,25 +348,28 @@ out:
     return st;
 }
 
+/* Every rung reads each input pixel once; the bins and the rows of the two-pass merges are not counted. */
 static void hist_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const hist_state *s = state;
     (void)r;
-    m->bytes = (double)s->n;
+    m->bytes = (double)s->n * s->pb;
     m->flops = 0;
     m->items = (double)s->n;
-    m->item_unit = "B";
-    m->bytes_note = "R: 1 B per input byte, read once";
+    m->item_unit = s->pb == 1 ? "B" : "px";
+    m->bytes_note = s->pb == 1 ? "R: 1 B per input byte, read once" : "R: 4 B per u32 pixel, read once";
     m->ceiling = CG_CEIL_READ;
 }
 
-/* "-DWG=256 -DCOPIES=32 -DLOADS=2", plus -DWG_ASKED=N when the device forced a smaller work-group size. */
+/* "-DWG=256 -DCOPIES=32 -DLOADS=2 -DMERGE_ROWS=0 -DPIXEL=8", plus -DWG_ASKED=N when the device forced a
+ * smaller work-group size. */
 static void hist_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const hist_state *s = state;
     size_t wg = rung_wg(s, r);
     int copies = r->p[P_COPIES] > 0 ? r->p[P_COPIES] : 1, loads = r->p[P_LOADS] > 0 ? r->p[P_LOADS] : 1;
-    int n = snprintf(buf, len, "-DWG=%zu -DCOPIES=%d -DLOADS=%d", wg, copies, loads);
+    int n = snprintf(buf, len, "-DWG=%zu -DCOPIES=%d -DLOADS=%d -DMERGE_ROWS=%d -DPIXEL=%u", wg, copies,
+                     loads, r->p[P_MERGE] != MERGE_ATOMIC, s->pb * 8);
     if (n >= 0 && (size_t)n < len && wg != (size_t)r->p[P_WG])
         snprintf(buf + n, len - (size_t)n, " -DWG_ASKED=%d", r->p[P_WG]);
 }
@@ -278,9 +379,11 @@ static void hist_release(void *rs)
     hist_rung *q = rs;
     if (!q) return;
     if (q->k) clReleaseKernel(q->k);
+    if (q->reduce) clReleaseKernel(q->reduce);
     free(q);
 }
 
+/* The rung's kernel writes the bins (atomic merge) or its rows; hist_reduce sums the rows into the bins. */
 static cg_status hist_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
 {
     cg_status st = CG_OK;
@@ -290,14 +393,22 @@ static cg_status hist_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_pro
     CG_FAIL_IF(!q, CG_E_RUNTIME, "histogram: out of host memory");
     q->wg = rung_wg(s, r);
     q->groups = rung_groups(s, r, q->wg);
+    q->nrows = (cl_uint)rung_rows(s, r);
     if (q->wg != (size_t)r->p[P_WG])
         CG_WARN("histogram:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG],
                 q->wg);
     cl_uint nn = (cl_uint)s->n;
+    cl_mem dst = q->nrows ? s->rows : s->out;
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
     CG_TRY(clSetKernelArg(q->k, 0, sizeof s->in, &s->in));
-    CG_TRY(clSetKernelArg(q->k, 1, sizeof s->out, &s->out));
+    CG_TRY(clSetKernelArg(q->k, 1, sizeof dst, &dst));
     CG_TRY(clSetKernelArg(q->k, 2, sizeof nn, &nn));
+    if (q->nrows) {
+        CG_TRY_OBJ(q->reduce, clCreateKernel(prog, "hist_reduce", CG_ERRP));
+        CG_TRY(clSetKernelArg(q->reduce, 0, sizeof s->rows, &s->rows));
+        CG_TRY(clSetKernelArg(q->reduce, 1, sizeof s->out, &s->out));
+        CG_TRY(clSetKernelArg(q->reduce, 2, sizeof q->nrows, &q->nrows));
+    }
 out:
     if (st != CG_OK) {
         hist_release(q);
@@ -307,14 +418,19 @@ out:
     return st;
 }
 
-/* Zeroing the bins is part of the rung (every kernel adds into them): a timed fill, then the kernel. */
+/* An atomic merge adds into the bins, so zeroing them is part of the rung: a timed fill, then the kernel. A
+ * two-pass rung writes its rows, then hist_reduce writes every bin: two kernels, nothing to zero. */
 static cg_status hist_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
     cg_status st = CG_OK;
     hist_state *s = state;
     hist_rung *q = rs;
     const cl_uint zero = 0;
-    size_t global = q->groups * q->wg;
+    size_t global = q->groups * q->wg, bins = HIST_BINS * q->wg;
+    if (q->reduce) {
+        if ((st = cg_enqueue_kernel(ctx, ev, q->k, 1, &global, &q->wg)) != CG_OK) return st;
+        return cg_enqueue_kernel(ctx, ev, q->reduce, 1, &bins, &q->wg);
+    }
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "histogram: out of host memory for events");
     CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &zero, sizeof zero, 0, sizeof s->ref, 0, NULL, e));
@@ -338,9 +454,10 @@ out:
 
 const cg_workload cg_workload_histogram = {
     .name = "histogram",
-    .summary =
-        "256 bins of N bytes: one global atomic per byte to per-lane local sub-histograms, uint4 loads",
-    .size_help = "N bytes (2^28, 256M, 1000003); default 2^28 on GPUs, 2^24 elsewhere",
+    .summary = "256 bins of N pixels: the seed's global sub-histograms, local copies and two-pass merge, "
+               "then global atomics to per-lane local sub-histograms fed by uint4 loads",
+    .size_help = "N pixels (2^28, 256M, 1000003): bytes with --pixel u8 (default 2^28 on GPUs, 2^24 "
+                 "elsewhere), 32-bit words with u32 (2^26, 2^22)",
     .cl_file = "histogram.cl",
     .takes_images_io = false,
     .wopts = wopts,
@@ -352,8 +469,8 @@ const cg_workload cg_workload_histogram = {
     .model = hist_model,
     .options = hist_options,
     .prepare = hist_prepare,
-    .poison = NULL, /* the core poisons the bins (0xFF.. / 0xA5..) before every run: a rung that skips
-                       zeroing them or writes nothing fails */
+    .poison = NULL, /* the core poisons the bins and the rows (0xFF.. / 0xA5..) before every run: a rung
+                       that skips zeroing or writing them fails */
     .enqueue = hist_enqueue,
     .verify = hist_verify,
     .release = hist_release,

@@ -1,0 +1,324 @@
+/* The lcs workload: the length of the longest common subsequence of two byte strings (the WWDC 2010 talk's
+ * dynamic-programming example), as a ladder from one launch per anti-diagonal over a row-major matrix to
+ * bit-parallel words, with the talk's hand-threaded SIMD comparison as a reference row. This file owns the
+ * options (--size NxM for the lengths, --alphabet), the size and memory checks, the seeded strings, the CPU
+ * reference (bit-parallel, itself checked against the plain DP on small sizes), the device buffers, the work
+ * model (cells) and the check of the score. lcs_launch.c owns the launches, lcs_ref.c the host arithmetic. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "workloads/lcs/lcs.h"
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_PLAN, P_WG, P_TILE (vector width for the padded plan), P_WBITS} */
+    {"naive", "one launch per anti-diagonal, one work-item per cell, the whole DP matrix row-major",
+     "lcs_naive", NULL, 0, 0, {PLAN_NAIVE, 256, 0, 32}},
+    {"diag3", "cells stored by anti-diagonal, only three diagonals kept: O(n) memory, contiguous loads",
+     "lcs_diag3", NULL, 0, 0, {PLAN_DIAG3, 256, 0, 32}},
+    {"pad", "both ends padded with never-matching characters: whole groups, no border or range tests",
+     "lcs_pad", NULL, 0, 0, {PLAN_PADDED, 256, 1, 32}},
+    {"branchless", "the match/max choice made with a mask (the talk's masked store) instead of if/else",
+     "lcs_mask", NULL, 0, 0, {PLAN_PADDED, 256, 1, 32}},
+    {"vec4", "four cells of a diagonal per work-item as int4 vectors: 4x fewer work-items and loads",
+     "lcs_vec4", NULL, 0, 0, {PLAN_PADDED, 256, 4, 32}},
+    {"tile-item", "large work-items: each walks a cache-sized 256x256 tile row by row; a launch per tile diagonal",
+     "lcs_tile_item", NULL, 0, 0, {PLAN_TILE_ITEM, 1, 256, 32}},
+    {"tile-simd", "as tile-item, a 16x1024 tile per work-item walked by diagonals, its 16 rows the lanes of int16",
+     "lcs_tile_simd", NULL, 0, 0, {PLAN_TILE_SIMD, 1, 1024, 32}},
+    {"tiled", "a work-group per 64x64 tile in local memory, one barrier per inner diagonal (Rodinia NW)",
+     "lcs_tiled", NULL, 0, 3 * 65 * 4 + 64, {PLAN_TILED, 64, 64, 32}},
+    {"bitpar", "bit-parallel (Allison-Dix/Hyyro): 32 cells per word step, carries across words; one work-item",
+     "lcs_bitpar", NULL, 0, 0, {PLAN_BITPAR, 1, 0, 32}},
+    {"bitpar-wg", "as bitpar, the words striped over 256 work-items of one group, a wavefront over b",
+     "lcs_bitpar_wg", NULL, 0, 2 * 256 * 4 + 256 * 4, {PLAN_BITPAR_WG, 256, 0, 32}},
+    {"best", "as bitpar-wg with 64-bit words: half the word steps and carries per cell",
+     "lcs_bitpar_wg", NULL, 0, 2 * 256 * 8 + 256 * 4, {PLAN_BITPAR_WG, 256, 0, 64}},
+    {"ref-threads", "reference, not a rung: hand-written C, pthreads + compiler-vectorised anti-diagonal DP",
+     NULL, NULL, 0, 0, {PLAN_REF, 0, 0, 32}},
+    {"ref-tiles", "reference, not a rung: tile-simd's 16x1024 tiles in C, pthreads wavefront of bands, vectorised",
+     NULL, NULL, 0, 0, {PLAN_REF, 0, 1, 32}},
+};
+/* clang-format on */
+
+/* The lengths are --size N|NxM (the shared size rule below): --length as a workload option cannot be used,
+ * since the CLI caps an EXTENTS option's sides at 1024. */
+static const cg_wopt wopts[] = {
+    {"alphabet", "N", "random characters 0..N-1, N from 1 to 256 (default 4)", CG_WOPT_NUMBER, NULL, "4", 0},
+};
+
+/* Only the lengths: the memory the ladder needs is checked by check_memory (it is not w x h). */
+static const cg_size_rule size_rule = {
+    .workload = "lcs",
+    .unit = "characters",
+    .dims = 2,
+    .dflt_gpu = 1ull << 20,
+    .dflt_other = 1ull << 15,
+    .dflt_floor = 1024,
+    .elem_bytes = 0,
+    .buffers = 0,
+    .max_count = 1ull << 60,
+    .max_side = LCS_MAX_LEN,
+};
+
+/* ---- options and sizes --------------------------------------------------------------------------------- */
+
+static cg_status pick_alphabet(const cg_run_opts *o, int *alphabet)
+{
+    double v = cg_wopts_number(o->wopts, "alphabet", 4);
+    if (v < 1 || v > 256 || v != (double)(int)v) {
+        CG_ERROR("lcs: --alphabet %g is not a whole number from 1 to 256: use e.g. --alphabet 4", v);
+        return CG_E_USAGE;
+    }
+    *alphabet = (int)v;
+    return CG_OK;
+}
+
+/* Device bytes of every buffer but the naive rung's matrix, the largest one alone, for lengths n x m. */
+static double device_bytes(size_t n, size_t m, int alphabet, double *largest)
+{
+    double masks = (double)alphabet * (double)((n + 63) / 64) * 8.0;
+    double diag = (double)(n + 2 * LCS_PAD + 1) * 4.0;
+    double strings = 3.0 * (double)(n + m) + 8.0 * LCS_PAD + 6.0 * LCS_STR_ROUND;
+    *largest = masks > diag ? masks : diag;
+    return masks + 3.0 * diag + strings + 4.0 * (double)(n + m) + (double)((n + 63) / 64) * 8.0 + 65536.0;
+}
+
+static cg_status check_memory(const cg_ctx *ctx, size_t n, size_t m, int alphabet)
+{
+    double largest, total = device_bytes(n, m, alphabet, &largest);
+    char need[32], one[32], alloc[32], mem[32];
+    if (largest <= (double)ctx->dev->max_alloc && total <= (double)ctx->dev->global_mem / 2) return CG_OK;
+    cg_format_bytes(total, need, sizeof need);
+    cg_format_bytes(largest, one, sizeof one);
+    cg_format_bytes((double)ctx->dev->max_alloc, alloc, sizeof alloc);
+    cg_format_bytes((double)ctx->dev->global_mem, mem, sizeof mem);
+    CG_ERROR("lcs: %zux%zu characters (alphabet %d) need %s of device memory, %s in one buffer: above this "
+             "device's limits (%s per allocation, half of %s in all): use a smaller --size",
+             n, m, alphabet, need, one, alloc, mem);
+    return CG_E_USAGE;
+}
+
+/* Everything validate and setup both decide: alphabet and lengths. */
+static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, lcs_state *s)
+{
+    cg_status st = pick_alphabet(o, &s->alphabet);
+    if (st == CG_OK) st = cg_size_pick(ctx, &size_rule, o, &s->n, &s->m);
+    if (st == CG_OK) st = check_memory(ctx, s->n, s->m, s->alphabet);
+    return st;
+}
+
+static void lcs_teardown(void *state)
+{
+    lcs_state *s = state;
+    if (!s) return;
+    cl_mem *bufs[] = {&s->a8, &s->b8, &s->ap, &s->bp,    &s->diag[0], &s->diag[1], &s->diag[2],
+                      &s->H,  &s->V,  &s->K,  &s->masks, &s->bits,    &s->score,   &s->full};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (*bufs[i]) clReleaseMemObject(*bufs[i]);
+    free(s->a);
+    free(s->b);
+    free(s);
+}
+
+static cg_status lcs_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    lcs_state s = {0};
+    return pick_problem(ctx, o, &s);
+}
+
+/* ---- inputs, reference, buffers ------------------------------------------------------------------------ */
+
+static cg_status make_strings(const cg_run_opts *o, lcs_state *s)
+{
+    cg_status st = CG_OK;
+    s->a = malloc(s->n);
+    s->b = malloc(s->m);
+    CG_FAIL_IF(!s->a || !s->b, CG_E_RUNTIME, "lcs: out of host memory");
+    cg_rng rng;
+    cg_rng_init(&rng, o->seed);
+    for (size_t i = 0; i < s->n; i++)
+        s->a[i] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
+    for (size_t j = 0; j < s->m; j++)
+        s->b[j] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
+out:
+    return st;
+}
+
+/* The bit-parallel reference; on sizes up to 2^26 cells also the plain DP, which must agree. */
+static cg_status make_reference(lcs_state *s)
+{
+    cg_status st = CG_OK;
+    s->ref = lcs_ref_bitpar(s->a, s->n, s->b, s->m);
+    CG_FAIL_IF(s->ref < 0, CG_E_RUNTIME, "lcs: out of host memory for the reference");
+    if ((double)s->n * (double)s->m <= 0x1p26) {
+        int64_t dp = lcs_ref_dp(s->a, s->n, s->b, s->m);
+        CG_FAIL_IF(dp != s->ref, CG_E_RUNTIME,
+                   "lcs: internal error: the bit-parallel reference gives %lld, the plain DP %lld",
+                   (long long)s->ref, (long long)dp);
+    }
+out:
+    return st;
+}
+
+/* A padded copy of a string: bytes (zeros after it, to a multiple of LCS_STR_ROUND) or ushort with
+ * LCS_PAD sentinels before and LCS_PAD + LCS_STR_ROUND after (tile-simd reads up to a tile past the end). */
+static void *padded(const uint8_t *x, size_t len, size_t plen, bool wide, uint16_t sentinel)
+{
+    if (!wide) {
+        uint8_t *p = calloc(plen, 1);
+        if (p) memcpy(p, x, len);
+        return p;
+    }
+    uint16_t *p = malloc(LCS_WIDE_LEN(len) * sizeof *p);
+    for (size_t i = 0; p && i < LCS_WIDE_LEN(len); i++)
+        p[i] = i >= LCS_PAD && i < LCS_PAD + len ? x[i - LCS_PAD] : sentinel;
+    return p;
+}
+
+static cg_status make_inputs(cg_ctx *ctx, lcs_state *s)
+{
+    cg_status st = CG_OK;
+    cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+    s->n_pad = (s->n + LCS_STR_ROUND - 1) / LCS_STR_ROUND * LCS_STR_ROUND;
+    s->m_pad = (s->m + LCS_STR_ROUND - 1) / LCS_STR_ROUND * LCS_STR_ROUND;
+    void *a8 = padded(s->a, s->n, s->n_pad, false, 0), *b8 = padded(s->b, s->m, s->m_pad, false, 0);
+    void *ap = padded(s->a, s->n, 0, true, 256), *bp = padded(s->b, s->m, 0, true, 257);
+    CG_FAIL_IF(!a8 || !b8 || !ap || !bp, CG_E_RUNTIME, "lcs: out of host memory");
+    CG_TRY_BUF(ctx, in, s->n_pad, a8, CG_BUF_INPUT, &s->a8);
+    CG_TRY_BUF(ctx, in, s->m_pad, b8, CG_BUF_INPUT, &s->b8);
+    CG_TRY_BUF(ctx, in, LCS_WIDE_LEN(s->n) * 2, ap, CG_BUF_INPUT, &s->ap);
+    CG_TRY_BUF(ctx, in, LCS_WIDE_LEN(s->m) * 2, bp, CG_BUF_INPUT, &s->bp);
+out:
+    free(a8);
+    free(b8);
+    free(ap);
+    free(bp);
+    return st;
+}
+
+/* Every buffer a rung writes, poisoned by the runner before every run; the naive rung's matrix only where it
+ * fits one allocation and a quarter of global memory (else that rung is unsupported). */
+static cg_status make_outputs(cg_ctx *ctx, lcs_state *s)
+{
+    cg_status st = CG_OK;
+    cl_mem_flags rw = CL_MEM_READ_WRITE;
+    size_t nw64 = (s->n + 63) / 64, tiles = s->n_pad / LCS_SIMD_ROWS + s->m_pad / 64 + 1;
+    for (int k = 0; k < 3; k++)
+        CG_TRY_BUF(ctx, rw, (s->n + 2 * LCS_PAD + 1) * 4, NULL, CG_BUF_WRITTEN, &s->diag[k]);
+    CG_TRY_BUF(ctx, rw, (s->m_pad + 1) * 4, NULL, CG_BUF_WRITTEN, &s->H);
+    CG_TRY_BUF(ctx, rw, (s->n_pad + 1) * 4, NULL, CG_BUF_WRITTEN, &s->V);
+    CG_TRY_BUF(ctx, rw, tiles * 4, NULL, CG_BUF_WRITTEN, &s->K);
+    CG_TRY_BUF(ctx, rw, (size_t)s->alphabet * nw64 * 8, NULL, CG_BUF_WRITTEN, &s->masks);
+    CG_TRY_BUF(ctx, rw, nw64 * 8, NULL, CG_BUF_WRITTEN, &s->bits);
+    CG_TRY_BUF(ctx, rw, sizeof(cl_int), NULL, CG_BUF_WRITTEN, &s->score);
+    double full = (double)(s->n + 1) * (double)(s->m + 1) * 4.0;
+    if (full <= (double)ctx->dev->max_alloc && full <= (double)ctx->dev->global_mem / 4)
+        CG_TRY_BUF(ctx, rw, (size_t)full, NULL, CG_BUF_WRITTEN, &s->full);
+out:
+    return st;
+}
+
+static cg_status lcs_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    cl_device_exec_capabilities caps = 0;
+    lcs_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "lcs: out of host memory");
+    if ((st = pick_problem(ctx, o, s)) != CG_OK || (st = make_strings(o, s)) != CG_OK ||
+        (st = make_reference(s)) != CG_OK || (st = make_inputs(ctx, s)) != CG_OK ||
+        (st = make_outputs(ctx, s)) != CG_OK)
+        goto out;
+    s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->max_alloc = ctx->dev->max_alloc;
+    CG_TRY(clGetDeviceInfo(ctx->dev->id, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL));
+    s->native = (caps & CL_EXEC_NATIVE_KERNEL) != 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    s->ref_threads = cpus > 0 ? (int)cpus : 1;
+    snprintf(size_desc, len, "%zux%zu chars, alphabet %d", s->n, s->m, s->alphabet);
+out:
+    if (st != CG_OK) {
+        lcs_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+/* ---- model, options, check --------------------------------------------------------------------------- */
+
+/* Rated on cells: n x m DP cells (items, GCUPS); bytes: the two strings read once. */
+static void lcs_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const lcs_state *s = state;
+    (void)r;
+    m->bytes = (double)(s->n + s->m);
+    m->flops = 0;
+    m->items = (double)s->n * (double)s->m;
+    m->item_unit = "cell";
+    m->bytes_note = "R: the two strings, 1 B/char read once";
+    m->ceiling = CG_CEIL_READ;
+}
+
+static void lcs_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const lcs_state *s = state;
+    snprintf(buf, len, "-DWG=%zu -DTILE=%d -DPAD=%d -DWBITS=%d", cg_rung_pow2_wg(r->p[P_WG], 256, s->max_wg),
+             r->p[P_PLAN] >= PLAN_TILE_ITEM && r->p[P_PLAN] <= PLAN_TILED ? r->p[P_TILE] : 64, LCS_PAD,
+             r->p[P_WBITS] == 64 ? 64 : 32);
+}
+
+/* The reference row's answer lives on the host: poisoned like the device buffers. */
+static cg_status lcs_poison(cg_ctx *ctx, void *state, void *rs)
+{
+    (void)ctx;
+    (void)rs;
+    ((lcs_state *)state)->host_score = -1;
+    return CG_OK;
+}
+
+static cg_status lcs_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    lcs_state *s = state;
+    cl_int got = 0;
+    uint32_t g, want = (uint32_t)s->ref;
+    if (rs && lcs_rung_plan(rs) == PLAN_REF)
+        got = s->host_score;
+    else
+        CG_TRY(clEnqueueReadBuffer(ctx->queue, s->score, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    g = (uint32_t)got;
+    cg_check_u32(c, &g, &want, 1);
+out:
+    return st;
+}
+
+const cg_workload cg_workload_lcs = {
+    .name = "lcs",
+    .summary =
+        "longest common subsequence of two strings (--size NxM, --alphabet): wavefronts to bit-parallel",
+    .size_help =
+        "NxM: the two strings' lengths (N: both), up to 2^30-1; default 2^20 on GPUs, 2^15 elsewhere",
+    .cl_file = "lcs.cl",
+    .takes_images_io = false,
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = lcs_setup,
+    .teardown = lcs_teardown,
+    .model = lcs_model,
+    .options = lcs_options,
+    .prepare = lcs_prepare,
+    .poison = lcs_poison,
+    .enqueue = lcs_enqueue,
+    .verify = lcs_verify,
+    .release = lcs_release,
+    .validate = lcs_validate,
+    .unsupported = lcs_unsupported,
+};

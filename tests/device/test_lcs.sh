@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Device test of the lcs ladder on the default device against the CPU reference (the bit-parallel DP, itself
+# checked against the plain DP by setup on every size up to 2^26 cells):
+#  1. every rung at lengths around every width a rung cuts by: 1, 15..17 (tile-simd's 16 rows), 31..33 and
+#     63..65 (32- and 64-bit words, the 64-cell tile), 255..257 (a 256-cell tile, a group of 256 items),
+#     1023..1025 and 17x1024 / 16x2049 (tile-simd's 1024 columns), 1x7 / 7x1 / 333x70 (n != m, one string
+#     shorter than a tile), 8193 (257 words: stripes of bitpar-wg left empty), alphabets 1, 2 and 256; naive
+#     unsupported where its matrix passes one allocation;
+#  2. deliberately broken kernels (a dropped carry, a wrong diagonal, a missing barrier, a tile edge) fail;
+#  3. bad input is refused in one line with the documented exit.
+# Usage: bash test_lcs.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
+
+run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
+
+# 1. Lengths (--size N or NxM).
+for len in 1 2 15 16 17 31 32 33 63 64 65 1x7 7x1 333x70 255 256 257 1023x1025 17x1024 16x2049; do
+    expect_ok "lcs --size $len" -- run1 lcs --size "$len"
+done
+for len in 65x1000 129; do
+    expect_ok "lcs --size $len --alphabet 2" -- run1 lcs --size "$len" --alphabet 2
+done
+for len in 257x64 100; do
+    expect_ok "lcs --size $len --alphabet 256" -- run1 lcs --size "$len" --alphabet 256
+done
+expect_ok "alphabet 1" -- run1 lcs --size 40x33 --alphabet 1
+for len in 8193x300 16385x64; do
+    expect_ok "bit-parallel stripes, $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best --size "$len"
+done
+
+# The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
+# allocation.
+json=$TESTTMP/lcs.json
+rm -f "$json"
+run1 lcs --size 300x200 --json "$json" >"$TESTTMP/lcs.out" 2>&1 || { cat "$TESTTMP/lcs.out"; fail "run"; }
+python3 - "$json" <<'EOF' || fail "JSON checks (above)"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rows = [r for r in rep["results"] if r["workload"] == "lcs"]
+bad = []
+want = ("naive", "diag3", "pad", "branchless", "vec4", "tile-item", "tile-simd", "tiled", "bitpar", "bitpar-wg", "best",
+        "ref-threads", "ref-tiles")
+names = [r["rung"] for r in rows]
+bad += ["rung %s missing" % w for w in want if w not in names]
+cpu = rep["device"]["type"].upper() == "CPU"
+bad += ["%s: %s on a CPU device (native kernels expected)" % (r["rung"], r["status"]) for r in rows
+        if cpu and r["rung"].startswith("ref-") and r["status"] != "ok"]
+for r in rows:
+    if r["status"] == "ok" and r.get("items") != 60000:
+        bad.append("%s: items %r, want 300 x 200 cells" % (r["rung"], r.get("items")))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+side=$(alloc_side) || fail "no max allocation in devices --json"
+if [ -n "$side" ]; then
+    big=$TESTTMP/lcs_big.json
+    rm -f "$big"
+    "$BIN" run lcs:naive,lcs:bitpar-wg --size "${side}x${side}" --runs 1 --warmup 0 --json "$big" \
+        >"$TESTTMP/lcs_big.out" 2>&1 || { cat "$TESTTMP/lcs_big.out"; fail "run at ${side}x${side}"; }
+    python3 - "$big" <<'EOF' || fail "naive above one allocation (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+ok = rows["naive"]["status"] == "unsupported" and "allocation" in rows["naive"].get("reason", "") \
+    and rows["bitpar-wg"]["status"] == "ok"
+print("" if ok else "  naive: %r, bitpar-wg: %r" % (rows["naive"], rows["bitpar-wg"]["status"]))
+sys.exit(0 if ok else 1)
+EOF
+fi
+
+# 2. Broken kernels.
+wrong=$TESTTMP/lcs_wrong
+mut() { rm -rf "$wrong"; make_wrong lcs.cl "$wrong"; }
+caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --no-cache --size "$3" --runs 1 --warmup 1; }
+mut <<'EOF'
+[("    *carry = (word)(s < v) | (word)(s2 < s);", "    *carry = (word)(s2 < s);")]
+EOF
+caught "carry of v + x dropped" lcs:bitpar,lcs:bitpar-wg,lcs:best 1025x700
+mut <<'EOF'
+[("            v = p2[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;",
+  "            v = p1[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;")]
+EOF
+caught "diagonal neighbour from the wrong diagonal" lcs:diag3 200x150
+mut <<'EOF'
+[("            pub[s & 1][t + 1] = v;\n            if (t == TILE - 1) H[c0 + 1 + c] = v;\n            if (R == n && c0 + 1 + c == m) score[0] = v;\n        }\n        barrier(CLK_LOCAL_MEM_FENCE);",
+  "            pub[s & 1][t + 1] = v;\n            if (t == TILE - 1) H[c0 + 1 + c] = v;\n            if (R == n && c0 + 1 + c == m) score[0] = v;\n        }")]
+EOF
+caught "tiled without its barrier" lcs:tiled 300x200
+mut <<'EOF'
+[("    top[t + 1] = H[c0 + 1 + t];", "    top[t + 1] = H[c0 + t];")]
+EOF
+caught "tiled: the row above the tile read one column left" lcs:tiled 300x200
+
+# 3. Bad input: one line, exit 1.
+expect 1 "bad --size '0'" -- "$BIN" run lcs --size 0
+expect 1 "bad --size '0x5'" -- "$BIN" run lcs --size 0x5
+expect 1 "lcs: --alphabet 257 is not a whole number from 1 to 256" -- "$BIN" run lcs --alphabet 257 --size 64
+expect 1 "lcs: --alphabet 2.5 is not a whole number" -- "$BIN" run lcs --alphabet 2.5 --size 64
+expect 1 "positive" -- "$BIN" run lcs --alphabet 0 --size 64
+expect 1 "above this device's limits" -- "$BIN" run lcs --size 1073741823 --alphabet 256
+expect 1 "lcs: --size 2147483647x5 must be 1 to 2^30-1 characters each way" -- "$BIN" run lcs --size 2147483647x5
+expect 1 "applies to picture workloads" -- "$BIN" run lcs --size 64 --input "$TESTTMP/x.txt"
+expect 1 "applies to the lcs workload only" -- "$BIN" run saxpy --alphabet 4
+
+finish
