@@ -14,7 +14,8 @@
     X(convolution)          \
     X(saxpy)                \
     X(scan)                 \
-    X(lcs)
+    X(lcs)                  \
+    X(cloth)
 /* clang-format on */
 
 #define DECLARE(name) extern const cg_workload cg_workload_##name;

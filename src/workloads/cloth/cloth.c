@@ -1,0 +1,401 @@
+/* The cloth workload: the WWDC 2010 talk's mass-spring cloth (Bullet's soft body) as a ladder of ways to
+ * relax its springs in parallel. This file owns the options (--grid, --iterations, --steps), their checks,
+ * the initial cloth (seeded), the device buffers (the initial state as input; both frame ping-pong sets and
+ * the Jacobi iterate written, so poisoned before every run), the work model, the rung table and the checks:
+ * a deterministic rung must equal the host reference of its own scheme bit for bit (cloth_ref.c); every rung
+ * must also pass the physical checks (finite, pinned top row unmoved, springs less stretched than before the
+ * last frame's relaxation), and the non-deterministic one passes on those alone. The launches are in
+ * cloth_launch.c, the kernels in cloth.cl. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "workloads/cloth/cloth.h"
+
+#define CLOTH_SPACING 0.01 /* rest distance of neighbours (m) */
+#define CLOTH_FLOPS   45.0 /* per spring relaxation, as cloth_colour counts them */
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
+       {P_SCHEME, P_WGX, P_WGY, P_READBACK} */
+    {"colour", "springs in 12 colours (each family by parity): a launch per colour, a work-item per spring",
+     "cloth_colour", NULL, 0, 0, {S_COLOUR, 64, 1, 0}},
+    {"merged", "the talk's merged batches: a work-item per particle recomputes its 12 springs, 5 particle colours",
+     "cloth_vertex", NULL, 0, 0, {S_VERTEX, 64, 1, 0}},
+    {"single", "one batch per iteration in place: neighbours race, no serialisation point, slower convergence",
+     "cloth_vertex", NULL, 0, 0, {S_SINGLE, 64, 1, 0}},
+    {"jacobi", "one batch per iteration from the last iterate into a second buffer: deterministic, no race",
+     "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 64, 1, 0}},
+    {"local", "tiles of 16x16 in local memory: the 5 colours inside a work-group, one launch per iteration",
+     "cloth_tile", NULL, 0, 20 * 20 * 16, {S_TILE, 16, 16, 0}},
+    {"best", "as jacobi in 16x16 work-groups: a group's neighbours share cache lines two rows up and down",
+     "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"per-cloth", "as best, one launch per cloth (the demo's flags one at a time): --cloths times the launches",
+     "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0, 1}},
+    {"readback", "as best, plus the positions copied to the host every frame (the demo's way to draw them)",
+     "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 1}},
+};
+/* clang-format on */
+
+static const cg_wopt wopts[] = {
+    {"grid", "WxH",
+     "particles across and down, 2 to 1024 each (default " CLOTH_DEFAULT_GRID "); a list sweeps",
+     CG_WOPT_EXTENTS, NULL, CLOTH_DEFAULT_GRID, CLOTH_MAX_SIDE},
+    {"iterations", "K",
+     "iterations: cloth's spring relaxations per frame, 1 to 1000; opticalflow's Lucas-Kanade steps per "
+     "level, 1 to 100 (default 10)",
+     CG_WOPT_NUMBER, NULL, "10", 0},
+    {"steps", "S", "frames simulated per timed run, 1 to 1000 (default 4)", CG_WOPT_NUMBER, NULL, "4", 0},
+    {"cloths", "N", "independent cloths of --grid each, simulated together, 1 to 4096 (default 1)",
+     CG_WOPT_NUMBER, NULL, "1", 0},
+};
+
+typedef struct cloth_opts {
+    int w, h, iters, steps, cloths;
+} cloth_opts;
+
+/* An integer option 1..max, or a one-line refusal. */
+static cg_status pick_count(const cg_run_opts *o, const char *name, int dflt, int max, int *out)
+{
+    double v = cg_wopts_number(o->wopts, name, dflt);
+    if (v != floor(v) || v < 1 || v > max) {
+        CG_ERROR("cloth: --%s %g is not a whole number from 1 to %d: use e.g. --%s %d", name, v, max, name,
+                 dflt);
+        return CG_E_USAGE;
+    }
+    *out = (int)v;
+    return CG_OK;
+}
+
+/* All cloths' six float4 buffers (init, two frame sets of cur and prev, the Jacobi iterate) against the
+ * particle bound, one allocation and the device's memory. */
+static cg_status check_memory(const cg_ctx *ctx, const cloth_opts *c)
+{
+    double n = (double)c->w * c->h * c->cloths, bytes = n * 4 * sizeof(float);
+    char need[32], have[32];
+    cg_format_bytes(bytes, need, sizeof need);
+    const char *fix = "use a smaller --grid or fewer --cloths";
+    if (n > CLOTH_MAX_PARTICLES) {
+        CG_ERROR("cloth: --grid %dx%d x --cloths %d is %.0f particles, above %d: %s", c->w, c->h, c->cloths,
+                 n, CLOTH_MAX_PARTICLES, fix);
+        return CG_E_USAGE;
+    }
+    cg_format_bytes((double)ctx->dev->max_alloc, have, sizeof have);
+    if (bytes > (double)ctx->dev->max_alloc) {
+        CG_ERROR("cloth: %.0f particles need %s buffers, above this device's largest allocation (%s): %s", n,
+                 need, have, fix);
+        return CG_E_USAGE;
+    }
+    cg_format_bytes((double)ctx->dev->global_mem, have, sizeof have);
+    if (6 * bytes > (double)ctx->dev->global_mem) {
+        CG_ERROR("cloth: %.0f particles need 6 buffers of %s, more than this device's %s of memory: %s", n,
+                 need, have, fix);
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
+static cg_status pick_opts(const cg_ctx *ctx, const cg_run_opts *o, cloth_opts *c)
+{
+    const cg_wopt_value *g = cg_wopts_find(o->wopts, "grid");
+    c->w = g ? g->w : 128;
+    c->h = g ? g->h : 128;
+    cg_status st = pick_count(o, "iterations", CLOTH_DEFAULT_ITERS, CLOTH_MAX_ITERS, &c->iters);
+    if (st == CG_OK) st = pick_count(o, "steps", CLOTH_DEFAULT_STEPS, CLOTH_MAX_STEPS, &c->steps);
+    if (st == CG_OK) st = pick_count(o, "cloths", 1, CLOTH_MAX_CLOTHS, &c->cloths);
+    if (st != CG_OK) return st;
+    if (c->w < 2 || c->h < 2) {
+        CG_ERROR("cloth: --grid %dx%d has no springs both ways: use at least 2x2", c->w, c->h);
+        return CG_E_USAGE;
+    }
+    if ((long)c->iters * c->steps > CLOTH_MAX_WORK) {
+        CG_ERROR("cloth: --steps %d x --iterations %d is above %d iterations per run: lower one of them",
+                 c->steps, c->iters, CLOTH_MAX_WORK);
+        return CG_E_USAGE;
+    }
+    if ((double)c->iters * c->steps * c->cloths > CLOTH_MAX_LAUNCHES) {
+        CG_ERROR(
+            "cloth: --steps %d x --iterations %d x --cloths %d is above %d (the per-cloth rung's launches): "
+            "lower one of them",
+            c->steps, c->iters, c->cloths, CLOTH_MAX_LAUNCHES);
+        return CG_E_USAGE;
+    }
+    return check_memory(ctx, c);
+}
+
+static cg_status cloth_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    cloth_opts c;
+    return pick_opts(ctx, o, &c);
+}
+
+static void cloth_teardown(void *state)
+{
+    cloth_state *s = state;
+    if (!s) return;
+    cl_mem m[] = {s->init_buf, s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp, s->jscale_buf};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (m[i]) clReleaseMemObject(m[i]);
+    for (int i = 0; i < S_COUNT; i++)
+        cloth_ref_free(&s->ref[i]);
+    free(s->init);
+    free(s->got);
+    free(s->scratch);
+    free(s);
+}
+
+static void set_params(cloth_params *p, int w, int h)
+{
+    double dt2 = CLOTH_DT * CLOTH_DT;
+    p->w = w;
+    p->h = h;
+    p->rest[0] = (float)CLOTH_SPACING;
+    p->rest[1] = (float)(CLOTH_SPACING * sqrt(2.0));
+    p->rest[2] = (float)(2 * CLOTH_SPACING);
+    p->stiff[0] = 1.0f;
+    p->stiff[1] = 0.5f;
+    p->stiff[2] = 0.2f;
+    p->grav = (float)(CLOTH_GRAVITY * dt2);
+    p->damp = (float)CLOTH_DAMPING;
+    p->wind[0] = (float)(CLOTH_WIND_X * dt2);
+    p->wind[1] = 0.0f;
+    p->wind[2] = (float)(CLOTH_WIND_Z * dt2);
+    p->jscale[0] = 0.0f;
+    for (int n = 1; n < 16; n++)
+        p->jscale[n] = (float)(CLOTH_JACOBI_W / n);
+}
+
+/* Each cloth hangs in the x-y plane from its top row (inverse mass 0), rows going down, each particle off
+ * the plane by a seeded jitter of up to 1% of the spacing (the cloths differ only in it). */
+static void make_init(cloth_state *s, uint64_t seed)
+{
+    cg_rng rng;
+    cg_rng_init(&rng, seed);
+    int W = s->prm.w, H = s->prm.h;
+    for (size_t c = 0; c < (size_t)s->cloths; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                float *q = s->init + 4 * (c * s->n + (size_t)y * W + x);
+                q[0] = (float)((x - (W - 1) / 2.0) * CLOTH_SPACING);
+                q[1] = (float)(-y * CLOTH_SPACING);
+                q[2] = (float)((cg_rng_float(&rng) - 0.5) * 0.01 * CLOTH_SPACING);
+                q[3] = y == 0 ? 0.0f : 1.0f;
+            }
+}
+
+static cg_status make_buffers(cg_ctx *ctx, cloth_state *s)
+{
+    cg_status st = CG_OK;
+    size_t bytes = s->total * 4 * sizeof(float);
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->init, CG_BUF_INPUT, &s->init_buf);
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof s->prm.jscale, s->prm.jscale,
+               CG_BUF_INPUT, &s->jscale_buf);
+    for (int d = 0; d < 2; d++) {
+        CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, bytes, NULL, CG_BUF_WRITTEN, &s->cur[d]);
+        CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, bytes, NULL, CG_BUF_WRITTEN, &s->prev[d]);
+    }
+    CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, bytes, NULL, CG_BUF_WRITTEN, &s->tmp);
+out:
+    return st;
+}
+
+static cg_status cloth_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    cloth_opts c;
+    cloth_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "cloth: out of host memory");
+    if ((st = pick_opts(ctx, o, &c)) != CG_OK) goto out;
+    if (o->size.dims) CG_WARN("cloth: --size is not the cloth's size and is ignored: use --grid WxH");
+    set_params(&s->prm, c.w, c.h);
+    s->iters = c.iters;
+    s->steps = c.steps;
+    s->cloths = c.cloths;
+    s->n = (size_t)c.w * (size_t)c.h;
+    s->total = s->n * (size_t)c.cloths;
+    s->nsprings = cloth_spring_total(c.w, c.h) * (size_t)c.cloths;
+    s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->init = malloc(s->total * 4 * sizeof(float));
+    s->got = malloc(s->total * 4 * sizeof(float));
+    s->scratch = malloc(s->total * 16 * sizeof(float));
+    CG_FAIL_IF(!s->init || !s->got || !s->scratch, CG_E_RUNTIME,
+               "cloth: out of host memory for %zu particles", s->total);
+    make_init(s, o->seed);
+    if ((st = make_buffers(ctx, s)) != CG_OK) goto out;
+    int k = snprintf(size_desc, len, "%dx%d particles", c.w, c.h);
+    if (k > 0 && (size_t)k < len && c.cloths > 1)
+        k += snprintf(size_desc + k, len - (size_t)k, " x %d", c.cloths);
+    if (k > 0 && (size_t)k < len)
+        snprintf(size_desc + k, len - (size_t)k, ", %d frames x %d iterations", c.steps, c.iters);
+out:
+    if (st != CG_OK) {
+        cloth_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+/* Per frame: the integration reads cur and prev and writes both (4 x 16 B per particle), each iteration reads
+ * and writes every particle once (2 x 16 B): the traffic of a perfect cache. Items: springs relaxed. */
+static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const cloth_state *s = state;
+    (void)r;
+    double n = (double)s->total, frames = s->steps, iters = s->iters;
+    m->bytes = frames * n * (64.0 + iters * 32.0);
+    m->items = frames * iters * (double)s->nsprings;
+    m->flops = m->items * CLOTH_FLOPS;
+    m->item_unit = "spring";
+    m->bytes_note =
+        "R+W: per frame 64 B/particle (integration), per iteration 32 B/particle (float4 in, out)";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+/* The physical checks: finite, pinned particles where they started, and the residual after relaxation
+ * (rms and max) below the one the rung's own state had before the last frame's relaxation (pre). */
+static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_resid *got, cg_check *c)
+{
+    for (size_t i = 0; i < s->total; i++) {
+        const float *g = s->got + 4 * i, *z = s->init + 4 * i;
+        bool bad = !isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2]) || g[3] != z[3];
+        bool moved = z[3] == 0.0f && (g[0] != z[0] || g[1] != z[1] || g[2] != z[2]);
+        if (bad || moved) {
+            unsigned k = (unsigned)(i % s->n), w = (unsigned)s->prm.w;
+            snprintf(c->detail, sizeof c->detail, "particle (%u, %u) of cloth %u %s: (%g, %g, %g, w %g)",
+                     k % w, k / w, (unsigned)(i / s->n), bad ? "not finite or lost its mass" : "pinned moved",
+                     g[0], g[1], g[2], g[3]);
+            return false;
+        }
+    }
+    if (!(got->rms < pre->rms && got->max < pre->max)) {
+        snprintf(
+            c->detail, sizeof c->detail,
+            "springs not relaxed: stretch rms %.3g max %.3g, before the last relaxation rms %.3g max %.3g",
+            got->rms, got->max, pre->rms, pre->max);
+        return false;
+    }
+    return true;
+}
+
+/* The residual of the device's state before the last frame's relaxation: the last frame integrated the
+ * relaxed states of the two frames before it (init for frames before the first), which the frame ping-pong's
+ * previous-state buffers still hold; integrated again here as cloth_integrate does. */
+static cg_status device_pre(cg_ctx *ctx, cloth_state *s, cloth_resid *pre)
+{
+    cg_status st = CG_OK;
+    size_t bytes = s->total * 4 * sizeof(float), m = 4 * s->total;
+    float *cur = s->scratch, *prev = cur + m, *ncur = prev + m, *nprev = ncur + m;
+    if (s->steps == 1) {
+        memcpy(cur, s->init, bytes);
+        memcpy(prev, s->init, bytes);
+    } else {
+        CG_TRY(clEnqueueReadBuffer(ctx->queue, s->prev[(s->steps - 1) % 2], CL_TRUE, 0, bytes, cur, 0, NULL,
+                                   NULL));
+        CG_TRY(
+            clEnqueueReadBuffer(ctx->queue, s->prev[s->steps % 2], CL_TRUE, 0, bytes, prev, 0, NULL, NULL));
+    }
+    for (size_t c = 0, k = 4 * s->n; c < (size_t)s->cloths; c++)
+        cloth_integrate_host(&s->prm, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
+    *pre = cloth_residual(&s->prm, ncur, s->cloths);
+out:
+    return st;
+}
+
+static void log_convergence(const cloth_state *s, const void *rs, const cloth_resid *pre,
+                            const cloth_resid *got)
+{
+    const cloth_ref *r = &s->ref[cloth_rung_scheme(rs)];
+    char it[400];
+    int len = 0;
+    for (int k = 0; k <= s->iters && len >= 0 && (size_t)len < sizeof it - 12; k++)
+        len += snprintf(it + len, sizeof it - (size_t)len, " %.4g", r->last[k].rms);
+    CG_DEBUG("cloth:%s: host reference's stretch rms before and after each iteration of the last frame:%s",
+             cloth_rung_name(rs), it);
+    const cloth_resid *col = &s->ref[S_COLOUR].last[s->iters];
+    CG_INFO("cloth:%s: spring stretch after %d iterations of the last frame: rms %.3g, max %.3g (before: rms "
+            "%.3g; spring-coloured Gauss-Seidel: rms %.3g, this / coloured = %.2f)",
+            cloth_rung_name(rs), s->iters, got->rms, got->max, pre->rms, col->rms,
+            col->rms > 0 ? got->rms / col->rms : 0.0);
+}
+
+static void exact_detail(const cloth_state *s, cg_check *c)
+{
+    unsigned i = (unsigned)((size_t)c->first_index / 4 % s->n), w = (unsigned)s->prm.w;
+    unsigned cloth = (unsigned)((size_t)c->first_index / 4 / s->n);
+    const char *comp = "x\0y\0z\0w" + 2 * (c->first_index % 4);
+    snprintf(c->detail, sizeof c->detail,
+             "%u of %u values differ from the host's replay of the scheme; first: particle (%u, %u) of cloth "
+             "%u, %s %.9g, want %.9g",
+             (unsigned)c->mismatches, (unsigned)c->checked, i % w, i / w, cloth, comp, c->first_got,
+             c->first_want);
+}
+
+/* The tile rung's tile, its work-group: -DTX=16 -DTY=16. */
+static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    size_t wg[2];
+    if (r->p[P_SCHEME] != S_TILE) return;
+    cloth_rung_wg(state, r, wg);
+    snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
+}
+
+static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    cloth_state *s = state;
+    cloth_scheme sc = cloth_rung_scheme(rs);
+    cl_mem res = cloth_result_buf(rs);
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, res, CL_TRUE, 0, s->total * 4 * sizeof(float), s->got, 0, NULL,
+                               NULL));
+    cloth_scheme need[2] = {S_COLOUR, sc};
+    for (int k = 0; k < 2; k++)
+        if (!s->ref[need[k]].pos && cloth_ref_run(s, need[k], &s->ref[need[k]]) != CG_OK) {
+            CG_ERROR("cloth: out of host memory for the reference");
+            return CG_E_RUNTIME;
+        }
+    const cloth_ref *ref = &s->ref[sc];
+    if (sc == S_SINGLE) {
+        memset(c, 0, sizeof *c);
+        c->first_index = -1;
+        c->checked = s->total;
+        c->ok = true;
+    } else {
+        cg_check_bound(c, s->got, ref->pos, NULL, 4 * s->total, 0.0, 0.0);
+        if (!c->ok) exact_detail(s, c);
+    }
+    cloth_resid got = cloth_residual(&s->prm, s->got, s->cloths), pre;
+    if ((st = device_pre(ctx, s, &pre)) != CG_OK) goto out;
+    if (c->ok && !physical(s, &pre, &got, c)) {
+        c->ok = false;
+        c->mismatches = c->mismatches ? c->mismatches : 1;
+    }
+    if (c->ok && cloth_rung_first_verify(rs)) log_convergence(s, rs, &pre, &got);
+out:
+    return st;
+}
+
+const cg_workload cg_workload_cloth = {
+    .name = "cloth",
+    .summary =
+        "mass-spring cloth (--grid, --iterations, --steps): coloured, merged, racing, Jacobi, tiled batches",
+    .size_help = "not used: the cloth's size is --grid WxH (default " CLOTH_DEFAULT_GRID ")",
+    .cl_file = "cloth.cl",
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = cloth_setup,
+    .teardown = cloth_teardown,
+    .model = cloth_model,
+    .options = cloth_options,
+    .prepare = cloth_prepare,
+    .enqueue = cloth_enqueue,
+    .verify = cloth_verify,
+    .release = cloth_release,
+    .validate = cloth_validate,
+};

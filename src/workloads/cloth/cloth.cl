@@ -1,0 +1,249 @@
+/* The cloth ladder: mass-spring cloths of W x H particles each (float4: position xyz, inverse mass w, 0 when
+ * pinned), stored one after another; the last global dimension of every launch is the cloth. One frame = cloth_integrate (wind from the particle's normal, gravity, Verlet) then the host's K
+ * iterations of spring relaxation by one of the schemes below. Every kernel uses +, - and * only (no
+ * division, no sqrt, no built-in dot or length) with contraction off, so that the host reference
+ * (cloth_ref.c) computing the same operations in the same order gets the same bits. */
+#pragma OPENCL FP_CONTRACT OFF
+
+/* 1/sqrt(x) for x > 0: a bit-level first guess and three Newton steps (cloth_ref.c: cloth_rsqrt). */
+static float rsq(float x)
+{
+    float y = as_float(0x5f3759df - (as_int(x) >> 1));
+    float h = 0.5f * x;
+    y = y * (1.5f - h * y * y);
+    y = y * (1.5f - h * y * y);
+    y = y * (1.5f - h * y * y);
+    return y;
+}
+
+/* The share of a spring's correction that the particle of inverse mass wa takes, against wb: all of it when
+ * the other is pinned, half when both move, none when itself pinned. */
+static float share(float wa, float wb)
+{
+    float ws = wa + wb;
+    return wa * (ws > 1.5f ? 0.5f : 1.0f);
+}
+
+/* The correction factor of the spring from a to b (rest length L, stiffness k): (len - L) / len * k, or 0
+ * when the two coincide. */
+static float spring_factor(float4 a, float4 b, float L, float k)
+{
+    float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+    float l2 = dx * dx + dy * dy + dz * dz;
+    if (!(l2 > 0.0f)) return 0.0f;
+    float r = rsq(l2);
+    return (l2 * r - L) * r * k;
+}
+
+/* Frame step, one work-item per particle: reads the current and previous states, writes the next ones. */
+__kernel void cloth_integrate(__global const float4 *cur, __global const float4 *prev, __global float4 *ncur,
+                              __global float4 *nprev, int W, int H, float4 wind, float grav, float damp)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= W || y >= H) return;
+    size_t base = get_global_id(2) * (size_t)W * H;
+    cur += base;
+    prev += base;
+    ncur += base;
+    nprev += base;
+    int i = y * W + x;
+    float4 p = cur[i], o = prev[i];
+    int xl = max(x - 1, 0), xr = min(x + 1, W - 1), yu = max(y - 1, 0), yd = min(y + 1, H - 1);
+    float4 tx = cur[y * W + xr] - cur[y * W + xl], ty = cur[yd * W + x] - cur[yu * W + x];
+    float nx = tx.y * ty.z - tx.z * ty.y, ny = tx.z * ty.x - tx.x * ty.z, nz = tx.x * ty.y - tx.y * ty.x;
+    float n2 = nx * nx + ny * ny + nz * nz;
+    float ax = 0.0f, ay = grav, az = 0.0f;
+    if (n2 > 0.0f) {
+        float r = rsq(n2);
+        float s = (wind.x * nx + wind.y * ny + wind.z * nz) * (r * r);
+        ax = ax + nx * s;
+        ay = ay + ny * s;
+        az = az + nz * s;
+    }
+    float4 q;
+    q.x = p.x + ((p.x - o.x) * damp + ax) * p.w;
+    q.y = p.y + ((p.y - o.y) * damp + ay) * p.w;
+    q.z = p.z + ((p.z - o.z) * damp + az) * p.w;
+    q.w = p.w;
+    ncur[i] = q;
+    nprev[i] = p;
+}
+
+/* The anchor coordinate of the na-th spring of parity `par` along the coloured axis: every other anchor for
+ * structural and shear springs, pairs of anchors four apart for bend springs. */
+static int colour_coord(int fam, int par, int t)
+{
+    return fam >= 4 ? 4 * (t >> 1) + 2 * par + (t & 1) : 2 * t + par;
+}
+
+/* One colour of springs, one work-item per spring: springs of a colour share no particle, so each moves both
+ * of its particles in place. fam 1 and 5 are coloured along y (x runs fastest), the others along x. */
+__kernel void cloth_colour(__global float4 *pos, int W, int H, int fam, int par, int na, int total, float L,
+                           float k)
+{
+    int g = get_global_id(0);
+    if (g >= total) return;
+    pos += get_global_id(1) * (size_t)W * H;
+    int x, y;
+    if (fam == 1 || fam == 5) {
+        x = g % W;
+        y = colour_coord(fam, par, g / W);
+    } else {
+        x = colour_coord(fam, par, g % na);
+        y = g / na;
+    }
+    int a = y * W + x, b;
+    switch (fam) {
+    case 0:
+        b = a + 1;
+        break;
+    case 1:
+        b = a + W;
+        break;
+    case 2:
+        b = a + W + 1;
+        break;
+    case 3:
+        b = a + W;
+        a = a + 1;
+        break;
+    case 4:
+        b = a + 2;
+        break;
+    default:
+        b = a + 2 * W;
+        break;
+    }
+    float4 pa = pos[a], pb = pos[b];
+    float c = spring_factor(pa, pb, L, k);
+    float fa = c * share(pa.w, pb.w), fb = c * share(pb.w, pa.w);
+    float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
+    pa.x = pa.x + dx * fa;
+    pa.y = pa.y + dy * fa;
+    pa.z = pa.z + dz * fa;
+    pb.x = pb.x - dx * fb;
+    pb.y = pb.y - dy * fb;
+    pb.z = pb.z - dz * fb;
+    pos[a] = pa;
+    pos[b] = pb;
+}
+
+/* Particle p relaxed against its spring to q alone, moving only itself by its share (the neighbour's own
+ * work-item computes the same spring again for its side). */
+static float4 own_step(float4 p, float4 q, float L, float k)
+{
+    float fa = spring_factor(p, q, L, k) * share(p.w, q.w);
+    p.x = p.x + (q.x - p.x) * fa;
+    p.y = p.y + (q.y - p.y) * fa;
+    p.z = p.z + (q.z - p.z) * fa;
+    return p;
+}
+
+/* A particle's 12 springs in the order every gather walks them (cloth_ref.c: OX, OY): structural, shear,
+ * bend; STEP(dx, dy, family) is applied to each neighbour inside the grid. */
+/* clang-format off */
+#define FOR_SPRINGS(STEP)                                                                                   \
+    STEP(1, 0, x) STEP(-1, 0, x) STEP(0, 1, x) STEP(0, -1, x) STEP(1, 1, y) STEP(-1, -1, y) STEP(1, -1, y)   \
+    STEP(-1, 1, y) STEP(2, 0, z) STEP(-2, 0, z) STEP(0, 2, z) STEP(0, -2, z)
+/* clang-format on */
+#define INSIDE(dx, dy) (x + (dx) >= 0 && x + (dx) < W && y + (dy) >= 0 && y + (dy) < H)
+
+/* SEQ(dx, dy, f): particle p, at buf[i], relaxed against its neighbour at buf[i + dy * stride + dx] when that
+ * one is inside the grid (x, y: p's place in the grid). */
+#define SEQ(dx, dy, f)                                                                                       \
+    if (INSIDE(dx, dy)) p = own_step(p, buf[i + (dy)*stride + (dx)], rest.f, stiff.f);
+
+/* Particle (x, y) after relaxing each of its springs in turn against its neighbours as they are now. */
+static float4 gather_seq(__global const float4 *buf, int x, int y, int W, int H, float4 rest, float4 stiff)
+{
+    int stride = W, i = y * W + x;
+    float4 p = buf[i];
+    FOR_SPRINGS(SEQ)
+    return p;
+}
+
+/* One particle colour in place ((x + 2y) mod 5 == colour: no two of them share a spring), or with colour -1
+ * every particle in one launch, where a neighbour may be read before or after its own update (the talk's
+ * single non-deterministic batch). Global: (ceil(W / 5), H), or (W, H) for colour -1. */
+__kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float4 rest, float4 stiff)
+{
+    int gx = get_global_id(0), y = get_global_id(1);
+    int x = colour < 0 ? gx : ((colour - 2 * y) % 5 + 5) % 5 + 5 * gx;
+    if (x >= W || y >= H) return;
+    pos += get_global_id(2) * (size_t)W * H;
+    pos[y * W + x] = gather_seq(pos, x, y, W, H, rest, stiff);
+}
+
+/* Jacobi: every particle from the previous iterate src into dst: the sum of its springs' corrections, all
+ * computed from src, scaled by jscale[its spring count]. */
+__kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest,
+                           float4 stiff, __global const float *jscale)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= W || y >= H) return;
+    size_t base = get_global_id(2) * (size_t)W * H;
+    src += base;
+    dst += base;
+    int i = y * W + x, n = 0;
+    float4 p = src[i];
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+#define SUM(dx, dy, f)                                                                                       \
+    if (INSIDE(dx, dy)) {                                                                                    \
+        float4 q = src[i + (dy)*W + (dx)];                                                                   \
+        float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
+        sx = sx + (q.x - p.x) * fa;                                                                          \
+        sy = sy + (q.y - p.y) * fa;                                                                          \
+        sz = sz + (q.z - p.z) * fa;                                                                          \
+        n++;                                                                                                 \
+    }
+    FOR_SPRINGS(SUM)
+#undef SUM
+    float s = jscale[n];
+    p.x = p.x + sx * s;
+    p.y = p.y + sy * s;
+    p.z = p.z + sz * s;
+    dst[i] = p;
+}
+
+#ifndef TX
+#define TX 16
+#define TY 16
+#endif
+#define TW (TX + 4)
+
+/* As gather_seq, over the tile in local memory (row stride TW, the particle at t[i]). */
+static float4 gather_tile(__local const float4 *buf, int i, int x, int y, int W, int H, float4 rest,
+                          float4 stiff)
+{
+    int stride = TW;
+    float4 p = buf[i];
+    FOR_SPRINGS(SEQ)
+    return p;
+}
+
+/* One iteration, a TX x TY tile per work-group: the tile and a 2-particle halo from src into local memory,
+ * then the 5 particle colours in turn inside the group (a barrier between colours), the halo held at src's
+ * values; the tile written to dst. Gauss-Seidel inside a tile, Jacobi across tiles: deterministic. */
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
+cloth_tile(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest, float4 stiff)
+{
+    __local float4 t[(TY + 4) * TW];
+    size_t base = get_global_id(2) * (size_t)W * H;
+    src += base;
+    dst += base;
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x0 = (int)get_group_id(0) * TX - 2, y0 = (int)get_group_id(1) * TY - 2;
+    for (int k = ly * TX + lx; k < (TY + 4) * TW; k += TX * TY) {
+        int u = x0 + k % TW, v = y0 + k / TW;
+        if (u >= 0 && u < W && v >= 0 && v < H) t[k] = src[v * W + u];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int x = x0 + 2 + lx, y = y0 + 2 + ly, i = (ly + 2) * TW + lx + 2;
+    bool in = x < W && y < H;
+    int mine = (x + 2 * y) % 5;
+    for (int c = 0; c < 5; c++) {
+        if (in && mine == c) t[i] = gather_tile(t, i, x, y, W, H, rest, stiff);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (in) dst[y * W + x] = t[i];
+}

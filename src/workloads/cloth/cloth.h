@@ -1,0 +1,125 @@
+/* The cloth workload's shared definitions: the physical constants, the spring families and colours, the
+ * schemes a rung runs, and the state that cloth.c (options, setup, checks), cloth_ref.c (the host references,
+ * the same float operations as cloth.cl in the same order) and cloth_launch.c (each rung's host loop of
+ * launches) share. A cloth is W x H particles, particle (x, y) at index y * W + x, each a float4: position
+ * in xyz, inverse mass in w (1, or 0 for the pinned top row); --cloths N of them lie one after another. */
+#ifndef CG_CLOTH_H
+#define CG_CLOTH_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/workload.h"
+
+#define CLOTH_DEFAULT_GRID  "128x128"
+#define CLOTH_DEFAULT_ITERS 10
+#define CLOTH_DEFAULT_STEPS 4
+#define CLOTH_MAX_ITERS     1000
+#define CLOTH_MAX_STEPS     1000
+#define CLOTH_MAX_WORK      20000 /* --steps x --iterations per run: bounds the launches (and events) */
+#define CLOTH_MAX_SIDE      1024  /* the CLI's bound on a --grid side (CG_FILTER_DIM_MAX) */
+#define CLOTH_MAX_CLOTHS    4096
+#define CLOTH_MAX_PARTICLES (1 << 27) /* all cloths together */
+#define CLOTH_MAX_LAUNCHES  2000000   /* --steps x --iterations x --cloths: the per-cloth rung's launches */
+
+/* Physics of one frame (cloth_ref.c and cloth.cl read them through the kernel arguments). */
+#define CLOTH_DT       (1.0 / 60.0)
+#define CLOTH_GRAVITY  (-9.8)
+#define CLOTH_DAMPING  0.99
+#define CLOTH_WIND_X   0.4 /* wind velocity direction times strength, per unit of dt^2 */
+#define CLOTH_WIND_Z   2.0
+#define CLOTH_JACOBI_W 1.5 /* Jacobi over-relaxation: a particle moves by w / (its springs) x the sum */
+
+/* Spring families, in the coloured scheme's order: structural along x and y, shear down-right and down-left,
+ * bend (two apart) along x and y. Each splits into 2 colours: 12 launches per iteration, the fewest
+ * possible (an interior particle has 12 springs, so no two of its springs may share a colour). */
+enum { F_STRUCT_X, F_STRUCT_Y, F_SHEAR_D, F_SHEAR_A, F_BEND_X, F_BEND_Y, F_COUNT };
+#define CLOTH_COLOURS (2 * F_COUNT)
+/* Particle colours of the per-particle (gather) schemes: (x + 2y) mod 5 differs across every spring; 5 is the
+ * fewest, as (0,0), (1,0), (2,0), (1,1), (1,-1) are pairwise joined. */
+#define CLOTH_VCOLOURS 5
+
+/* What a rung computes; the host reference of each deterministic scheme replays its order. */
+typedef enum cloth_scheme {
+    S_COLOUR, /* one work-item per spring, one launch per spring colour (Gauss-Seidel by colours) */
+    S_VERTEX, /* one work-item per particle gathering its 12 springs, one launch per particle colour */
+    S_SINGLE, /* as S_VERTEX over every particle in one launch: neighbours race (non-deterministic) */
+    S_JACOBI, /* as S_SINGLE, but reading the previous iterate and writing a second buffer */
+    S_TILE,   /* tiles in local memory, S_VERTEX's colours inside each, halos from the previous iterate */
+    S_COUNT
+} cloth_scheme;
+
+enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH }; /* cg_rung.p[] */
+
+/* Constants of a run, as the kernels get them. */
+typedef struct cloth_params {
+    int w, h;
+    float rest[3], stiff[3]; /* structural, shear, bend */
+    float grav;              /* gravity * dt^2 (y) */
+    float damp;
+    float wind[3];    /* wind * dt^2 */
+    float jscale[16]; /* Jacobi: CLOTH_JACOBI_W / n for a particle with n springs (0 for n = 0) */
+} cloth_params;
+
+/* The residual of a state: over every spring, the relative stretch |len - rest| / rest. */
+typedef struct cloth_resid {
+    double rms, max;
+} cloth_resid;
+
+/* A host reference run of one scheme: the final state, the residual of each iteration of the last frame
+ * (before[0] after the integration, then after each iteration). */
+typedef struct cloth_ref {
+    float *pos;        /* 4 floats per particle */
+    cloth_resid *last; /* iters + 1 entries */
+} cloth_ref;
+
+typedef struct cloth_state {
+    cloth_params prm;
+    size_t n;        /* particles of one cloth */
+    size_t total;    /* particles of all cloths: n x cloths */
+    int cloths;      /* --cloths */
+    size_t nsprings; /* springs of every family, of all cloths */
+    int iters, steps;
+    size_t max_wg;
+    int tile[2];            /* S_TILE's tile (its work-group), set by prepare */
+    float *init;            /* the initial state, 4 floats per particle */
+    float *got;             /* read back */
+    float *scratch;         /* 4 states of all cloths: the device's last two relaxed states, re-integrated */
+    cloth_ref ref[S_COUNT]; /* computed on first use (pos NULL until then) */
+    cl_mem init_buf;        /* the initial state (input; frame 0 reads it as both cur and prev) */
+    cl_mem cur[2], prev[2], tmp; /* frame ping-pong and the Jacobi iterate (all written) */
+    cl_mem jscale_buf;
+} cloth_state;
+
+/* cloth_ref.c */
+/* 1/sqrt(x) for x > 0 from + and * only, as cloth.cl's rsq: a bit-level guess and three Newton steps. */
+float cloth_rsqrt(float x);
+/* Colour c's springs (family c / 2): how many, and the anchors' layout (cloth_colour_spring). */
+size_t cloth_colour_count(const cloth_params *p, int c, size_t *na);
+/* Spring t of colour c: its endpoints a, b (particle indices); na from cloth_colour_count. */
+void cloth_colour_spring(const cloth_params *p, int c, size_t na, size_t t, size_t *a, size_t *b);
+/* Fills r (allocating its arrays) with scheme sc's run of s->steps frames of every cloth from s->init;
+ * CG_E_RUNTIME when out of memory. S_SINGLE is replayed as an in-place gather in particle order. */
+cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, cloth_ref *r);
+void cloth_ref_free(cloth_ref *r);
+/* One frame's integration of one cloth on the host (cloth.cl's cloth_integrate): (cur, prev) -> (ncur,
+ * nprev). */
+void cloth_integrate_host(const cloth_params *p, const float *cur, const float *prev, float *ncur,
+                          float *nprev);
+/* The residual of state pos: `cloths` cloths one after another. */
+cloth_resid cloth_residual(const cloth_params *p, const float *pos, int cloths);
+/* Springs of every family in a w x h grid. */
+size_t cloth_spring_total(int w, int h);
+
+/* cloth_launch.c */
+/* The rung's work-group shape: its p[] clamped to the device (halving the larger side). */
+void cloth_rung_wg(const cloth_state *s, const cg_rung *r, size_t wg[2]);
+cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
+cg_status cloth_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
+void cloth_release(void *rs);
+/* The buffer that holds the final state after the last run of rung rs, and the rung's scheme. */
+cl_mem cloth_result_buf(const void *rs);
+cloth_scheme cloth_rung_scheme(const void *rs);
+const char *cloth_rung_name(const void *rs);
+/* True (once per rung) when verify should log the rung's convergence. */
+bool cloth_rung_first_verify(void *rs);
+
+#endif
