@@ -15,7 +15,8 @@
     X(saxpy)                \
     X(scan)                 \
     X(lcs)                  \
-    X(cloth)
+    X(cloth)                \
+    X(opticalflow)
 /* clang-format on */
 
 #define DECLARE(name) extern const cg_workload cg_workload_##name;

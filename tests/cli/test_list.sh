@@ -36,7 +36,11 @@ img = [r for r in ws["filter3x3"]["rungs"] if r["name"] == "u8-img-expr"][0]
 assert "images" in img["needs"], img
 assert "sigma" in ws["blur"]["options"] and ws["reduction"]["options"] == [], (ws["blur"], ws["reduction"])
 own = {(w["name"], o["name"]): o for w in d["workloads"] for o in w["own_options"]}
-assert sorted(own) == [("blur", "sigma"), ("convolution", "filter"), ("histogram", "pattern"), ("saxpy", "alpha")], \
+assert sorted(own) == [("blur", "sigma"), ("cloth", "cloths"), ("cloth", "grid"), ("cloth", "iterations"),
+                     ("cloth", "steps"), ("convolution", "filter"), ("histogram", "pattern"), ("histogram", "pixel"),
+                     ("lcs", "alphabet"), ("opticalflow", "iterations"), ("opticalflow", "levels"),
+                     ("opticalflow", "window"), ("saxpy", "alpha"), ("scan", "exclusive"), ("scan", "inclusive"),
+                     ("scan", "type")], \
     sorted(own)
 pat = own[("histogram", "pattern")]
 assert pat["kind"] == "word" and pat["values"] == ["random", "allequal", "image"] and pat["default"] == "random", pat
@@ -52,7 +56,7 @@ assert dev["short"] == "d" and dev["value"] == "SEL" and "run" in dev["commands"
 sig = [o for o in d["options"] if o["name"] == "sigma"][0]
 assert sig["workloads"] == ["blur"] and sig["commands"] == ["run"], sig
 inp = [o for o in d["options"] if o["name"] == "input"][0]
-assert inp["workloads"] == ["filter3x3", "blur"], inp
+assert inp["workloads"] == ["filter3x3", "blur", "opticalflow"], inp
 text = open(sys.argv[2]).read()
 for w in d["workloads"]:
     want = re.findall(r"^  %s:(\S+)" % re.escape(w["name"]), text, re.M)

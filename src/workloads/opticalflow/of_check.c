@@ -1,0 +1,139 @@
+/* The opticalflow check: a device's flow and status against the double reference, pixel by pixel, with the
+ * tolerance docs/workloads/opticalflow.md derives. Where the reference's G is well-conditioned enough to
+ * solve (its smallest eigenvalue above the rule's limit beyond rounding), the status must agree: valid or
+ * invalid always, tracked or lost unless the end point lies within the tolerance of the frame's edge; and
+ * everywhere a valid point's status must be lost exactly when its own (device) flow ends off the frame. Where
+ * the reference converged (its last step below OF_CONVERGED) and no ancestor's rule was within rounding,
+ * the flow must be within
+ *     tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta + 1e-4 px,
+ * the shift of the fixed point b(d) = 0 that an error db in b causes (|G^-1 db| <= |db| / lambda_min), twice
+ * for the linearisation, plus the distance from convergence. Invalid points must have flow exactly 0. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/log.h"
+#include "workloads/opticalflow/opticalflow.h"
+
+#define OF_CONVERGED 0.02 /* px: the reference's last step; beyond it the flow is not compared */
+
+typedef struct px_check {
+    size_t bad, first;
+    char what[120];
+} px_check;
+
+static void bad(px_check *p, size_t k, const char *fmt, double a, double b, double cx, double cy)
+{
+    if (p->bad++ == 0) {
+        p->first = k;
+        snprintf(p->what, sizeof p->what, fmt, a, b, cx, cy);
+    }
+}
+
+/* Distance of the end point (ex, ey) from the edge of a w x h frame, negative outside. */
+static double edge_distance(double ex, double ey, size_t w, size_t h)
+{
+    double d = fmin(fmin(ex, (double)(w - 1) - ex), fmin(ey, (double)(h - 1) - ey));
+    return d;
+}
+
+static void check_px(of_state *s, bool texture, size_t k, px_check *p, cg_check *c)
+{
+    const of_ref_px *r = &s->ref[k];
+    double gx = s->got[2 * k], gy = s->got[2 * k + 1];
+    uint8_t gs = s->got_st[k];
+    bool gv = gs != OF_INVALID, rv = r->status != OF_INVALID;
+    if (gs > OF_LOST || !isfinite(gx) || !isfinite(gy)) {
+        bad(p, k, "status %g, flow (%g, %g) %g", gs, gx, gy, 0);
+        return;
+    }
+    if (gv != rv) {
+        if (!r->ambiguous) bad(p, k, "status %g, want %g", gs, r->status, 0, 0);
+        return;
+    }
+    float ex = (float)(k % s->w) + (float)gx,
+          ey = (float)(k / s->w) + (float)gy; /* the kernels' float sums */
+    bool off = ex < 0.0f || ex > (float)(s->w - 1) || ey < 0.0f || ey > (float)(s->h - 1);
+    if (gv && (gs == OF_LOST) != off) {
+        bad(p, k, "status %g, but its own flow (%g, %g) ends %.3g px inside the frame (< 0: outside)", gs, gx,
+            gy, edge_distance(ex, ey, s->w, s->h));
+        return;
+    }
+    if (!rv) {
+        if (gx != 0 || gy != 0) bad(p, k, "invalid point with flow (%g, %g), want (0, 0)", gx, gy, 0, 0);
+        return;
+    }
+    if (r->loose || r->eta > OF_CONVERGED) {
+        s->skipped++;
+        return;
+    }
+    double lmin = (double)r->lmin * s->window * s->window;
+    double tol = 2 * (r->db_hand + (texture ? r->db_tex : 0)) / lmin + 2 * r->eta + 1e-4;
+    double err = hypot(gx - r->dx, gy - r->dy);
+    s->compared++;
+    if (tol > c->tolerance) c->tolerance = tol;
+    if (err / tol > c->bound_ratio) c->bound_ratio = err / tol;
+    if (err > c->max_abs_err) c->max_abs_err = err;
+    if (err > tol) {
+        bad(p, k, "flow (%.6g, %.6g), want (%.6g, %.6g)", gx, gy, r->dx, r->dy);
+        return;
+    }
+    double edge = edge_distance((double)(k % s->w) + r->dx, (double)(k / s->w) + r->dy, s->w, s->h);
+    if (gs != r->status && fabs(edge) > tol)
+        bad(p, k, "status %g, want %g (its end %.3g px inside the frame)", gs, r->status, edge, 0);
+}
+
+void of_check(of_state *s, bool texture, cg_check *c)
+{
+    px_check p;
+    memset(&p, 0, sizeof p);
+    memset(c, 0, sizeof *c);
+    c->first_index = -1;
+    c->checked = s->n;
+    s->compared = s->skipped = 0;
+    for (size_t k = 0; k < s->n; k++)
+        check_px(s, texture, k, &p, c);
+    c->mismatches = p.bad;
+    c->ok = p.bad == 0;
+    if (c->ok) return;
+    c->first_index = (long long)p.first;
+    c->first_got = s->got[2 * p.first];
+    c->first_want = s->ref[p.first].dx;
+    int len = snprintf(c->detail, sizeof c->detail, "%zu of %zu pixels wrong; first (x=%zu, y=%zu): ", p.bad,
+                       s->n, p.first % s->w, p.first / s->w);
+    for (size_t i = 0; len >= 0 && (size_t)len + 1 < sizeof c->detail && p.what[i]; i++, len++)
+        c->detail[len] = p.what[i], c->detail[len + 1] = '\0';
+}
+
+void of_report(of_state *s, const char *rung)
+{
+    if (s->reported == rung) return;
+    s->reported = rung;
+    size_t valid = 0;
+    for (size_t k = 0; k < s->n; k++)
+        valid += s->got_st[k] != OF_INVALID;
+    char epe[160] = "";
+    if (s->truth) {
+        size_t cnt, cnt_ref, margin = (size_t)s->window + 8;
+        double e = of_mean_epe(s, s->got, s->got_st, margin, &cnt);
+        float *rf = malloc(2 * s->n * sizeof *rf);
+        uint8_t *rs = malloc(s->n);
+        double er = -1;
+        for (size_t k = 0; rf && rs && k < s->n; k++) {
+            rf[2 * k] = s->ref[k].dx;
+            rf[2 * k + 1] = s->ref[k].dy;
+            rs[k] = s->ref[k].status;
+        }
+        if (rf && rs) er = of_mean_epe(s, rf, rs, margin, &cnt_ref);
+        free(rf);
+        free(rs);
+        snprintf(epe, sizeof epe,
+                 "; mean end-point error against the known motion %.4f px over %zu tracked px "
+                 "(reference %.4f)",
+                 e, cnt, er);
+    }
+    CG_INFO(
+        "opticalflow:%s: %zu of %zu px valid, %zu flows compared with the reference, %zu not (unconverged "
+        "or ambiguous)%s",
+        rung, valid, s->n, s->compared, s->skipped, epe);
+}

@@ -1,0 +1,362 @@
+/* The opticalflow workload: dense pyramidal Lucas-Kanade flow between two 8-bit frames, the WWDC 2010 talk's
+ * NVIDIA demo (docs/workloads/opticalflow.md). This file owns the options (--window, --levels,
+ * --iterations), the frames (a seeded synthetic pair with a known motion, or --input a.png,b.png), the
+ * pyramid's geometry, the device buffers and images (created once), the work model, the read-back for the
+ * check and --output (the flow's magnitude as grey). of_launch.c owns the launches, of_check.c the check. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clerr.h"
+#include "core/log.h"
+#include "core/pngio.h"
+#include "workloads/opticalflow/opticalflow.h"
+
+#define IMGF (CG_FEAT_IMAGES | CG_FEAT_IMAGE_RF)
+
+/* clang-format off */
+static const cg_rung rungs[] = {
+    /* name, why (one line, shown in every report), solve kernel, options, needs, local bytes,
+       {P_PLAN, P_WGX, P_WGY} */
+    {"buffers", "one work-item per pixel; Scharr derivatives and G recomputed inside its window, bilinear by hand",
+     "of_solve_naive", NULL, 0, 0, {PLAN_NAIVE, 16, 16}},
+    {"precomputed", "vs buffers: derivatives and G precomputed once per level into buffers (the talk's approach)",
+     "of_solve_pre", NULL, 0, 0, {PLAN_PRE, 16, 16}},
+    {"local-tile", "vs precomputed: a work-group per 16x16 tile, its window's level + derivatives in local memory",
+     "of_solve_local", NULL, 0, OF_LOCAL_BYTES(16, 16, 1), {PLAN_LOCAL, 16, 16}},
+    {"image-linear", "vs precomputed: second frame as an image read through CLK_FILTER_LINEAR (texture bilinear)",
+     "of_solve_img", NULL, IMGF, 0, {PLAN_IMG, 16, 16}},
+    {"best", "vs image-linear: level + derivatives packed in one float4 per pixel, G by a separable box sum",
+     "of_solve_best", NULL, IMGF, 0, {PLAN_BEST, 16, 16}},
+};
+/* clang-format on */
+
+static const cg_wopt wopts[] = {
+    {"window", "N", "side of the square Lucas-Kanade window, odd, 3 to 63 (default 21)", CG_WOPT_NUMBER, NULL,
+     "21", 0},
+    {"levels", "N", "pyramid levels, 1 to 8 (default 3)", CG_WOPT_NUMBER, NULL, "3", 0},
+    /* shared with cloth: the CLI shows one help line per name, so both declare this same text */
+    {"iterations", "K",
+     "iterations: cloth's spring relaxations per frame, 1 to 1000; opticalflow's Lucas-Kanade steps per "
+     "level, 1 to 100 (default 10)",
+     CG_WOPT_NUMBER, NULL, "10", 0},
+};
+
+/* About 88 B a pixel of the finest level: the pyramids, float4 derivatives, G and a box-sum row buffer, the
+ * flow; one allocation (G over all levels) is about 22 B a pixel. */
+static const cg_size_rule size_rule = {
+    .workload = "opticalflow",
+    .unit = "pixels",
+    .dims = 2,
+    .dflt_gpu = 640,
+    .dflt_other = 160,
+    .dflt_floor = 64,
+    .elem_bytes = 22,
+    .buffers = 4,
+    .max_count = 1u << 28,
+    .max_side = 1u << 15,
+    .image2d = true,
+};
+
+/* ---- options, sizes, frames ------------------------------------------------------------------------ */
+
+static cg_status whole(const cg_run_opts *o, const char *name, double dflt, int lo, int hi, int *v)
+{
+    double x = cg_wopts_number(o->wopts, name, dflt);
+    if (x < lo || x > hi || x != floor(x)) {
+        CG_ERROR("opticalflow: --%s %g is not a whole number from %d to %d: use e.g. --%s %g", name, x, lo,
+                 hi, name, dflt);
+        return CG_E_USAGE;
+    }
+    *v = (int)x;
+    return CG_OK;
+}
+
+/* The two paths of --input a.png,b.png into a and b (each < len). */
+static cg_status split_input(const char *in, char *a, char *b, size_t len)
+{
+    const char *comma = strchr(in, ',');
+    size_t la = comma ? (size_t)(comma - in) : 0;
+    if (!comma || la == 0 || !comma[1] || strchr(comma + 1, ',') || la >= len || strlen(comma + 1) >= len) {
+        CG_ERROR("opticalflow: --input %s is not two PNG files: use --input first.png,second.png", in);
+        return CG_E_USAGE;
+    }
+    memcpy(a, in, la);
+    a[la] = '\0';
+    strcpy(b, comma + 1);
+    return CG_OK;
+}
+
+/* The frames' size: both --input headers (equal), else --size, else 640x480 on GPUs, 160x120 elsewhere. */
+static cg_status pick_size(const cg_ctx *ctx, const cg_run_opts *o, size_t *w, size_t *h)
+{
+    char a[1024], b[1024];
+    size_t w2, h2;
+    cg_status st;
+    if (!o->input) {
+        if (o->size.dims) return cg_size_pick(ctx, &size_rule, o, w, h);
+        bool gpu = (ctx->dev->type & CL_DEVICE_TYPE_GPU) != 0; /* a CPU takes seconds a run at 640x480 */
+        *w = gpu ? 640 : 160;
+        *h = gpu ? 480 : 120;
+        return cg_size_check(ctx, &size_rule, *w, *h);
+    }
+    if (o->size.dims) {
+        CG_ERROR("opticalflow: --input %s and --size both given: the frames set the size; drop --size",
+                 o->input);
+        return CG_E_USAGE;
+    }
+    if ((st = split_input(o->input, a, b, sizeof a)) != CG_OK || (st = cg_png_read_size(a, w, h)) != CG_OK ||
+        (st = cg_png_read_size(b, &w2, &h2)) != CG_OK)
+        return st;
+    if (w2 != *w || h2 != *h) {
+        CG_ERROR("opticalflow: --input frames differ in size (%s %zux%zu, %s %zux%zu): give two frames of "
+                 "one size",
+                 a, *w, *h, b, w2, h2);
+        return CG_E_USAGE;
+    }
+    return cg_size_check(ctx, &size_rule, *w, *h);
+}
+
+/* Everything validate and setup both decide: options, size, the pyramid's geometry. */
+static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, of_state *s)
+{
+    cg_status st;
+    if ((st = whole(o, "window", 21, 3, OF_MAX_WINDOW, &s->window)) != CG_OK ||
+        (st = whole(o, "levels", 3, 1, OF_MAX_LEVELS, &s->levels)) != CG_OK ||
+        (st = whole(o, "iterations", 10, 1, OF_MAX_ITERS, &s->iters)) != CG_OK)
+        return st;
+    if (s->window % 2 == 0) {
+        CG_ERROR("opticalflow: --window %d is even: the window is centred on its pixel, use an odd side such "
+                 "as %d",
+                 s->window, s->window + 1);
+        return CG_E_USAGE;
+    }
+    if ((st = pick_size(ctx, o, &s->w, &s->h)) != CG_OK) return st;
+    s->n = s->w * s->h;
+    s->total = 0;
+    for (int L = 0; L < s->levels; L++) {
+        s->lw[L] = L ? (s->lw[L - 1] + 1) / 2 : s->w;
+        s->lh[L] = L ? (s->lh[L - 1] + 1) / 2 : s->h;
+        s->off[L] = s->total;
+        s->total += s->lw[L] * s->lh[L];
+    }
+    size_t cw = s->lw[s->levels - 1], ch = s->lh[s->levels - 1];
+    if ((size_t)s->window > cw || (size_t)s->window > ch) {
+        CG_ERROR("opticalflow: --window %d is larger than the coarsest level (%zux%zu of %zux%zu with "
+                 "--levels %d): "
+                 "use a smaller --window or fewer --levels",
+                 s->window, cw, ch, s->w, s->h, s->levels);
+        return CG_E_USAGE;
+    }
+    return CG_OK;
+}
+
+static cg_status of_validate(const cg_ctx *ctx, const cg_run_opts *o)
+{
+    of_state s;
+    memset(&s, 0, sizeof s);
+    return pick_problem(ctx, o, &s);
+}
+
+static cg_status read_frames(const cg_run_opts *o, of_state *s)
+{
+    char a[1024], b[1024];
+    size_t w[2], h[2];
+    cg_status st = split_input(o->input, a, b, sizeof a);
+    if (st == CG_OK) st = cg_png_read_grey(a, &s->frame[0], &w[0], &h[0]);
+    if (st == CG_OK) st = cg_png_read_grey(b, &s->frame[1], &w[1], &h[1]);
+    if (st == CG_OK && (w[0] != s->w || h[0] != s->h || w[1] != s->w || h[1] != s->h)) {
+        CG_ERROR("opticalflow: --input frames changed size while being read: give two frames of one size");
+        st = CG_E_USAGE;
+    }
+    return st;
+}
+
+/* ---- device data, setup ------------------------------------------------------------------------------ */
+
+/* One CL_R image per level of the given channel type. */
+static cg_status make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img)
+{
+    cg_status st = CG_OK;
+    cl_image_format f = {CL_R, type};
+    for (int L = 0; L < s->levels; L++) {
+        cl_image_desc d;
+        memset(&d, 0, sizeof d);
+        d.image_type = CL_MEM_OBJECT_IMAGE2D;
+        d.image_width = s->lw[L];
+        d.image_height = s->lh[L];
+        CG_TRY_OBJ(img[L], clCreateImage(ctx->context, CL_MEM_READ_WRITE, &f, &d, NULL, CG_ERRP));
+    }
+out:
+    return st;
+}
+
+static cg_status make_device_data(cg_ctx *ctx, of_state *s)
+{
+    cg_status st = CG_OK;
+    cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, rw = CL_MEM_READ_WRITE;
+    size_t t = s->total;
+    CG_TRY_BUF(ctx, in, s->n, s->frame[0], CG_BUF_INPUT, &s->in8[0]);
+    CG_TRY_BUF(ctx, in, s->n, s->frame[1], CG_BUF_INPUT, &s->in8[1]);
+    CG_TRY_BUF(ctx, rw, t * sizeof(float), NULL, CG_BUF_WRITTEN, &s->pyr[0]);
+    CG_TRY_BUF(ctx, rw, t * sizeof(float), NULL, CG_BUF_WRITTEN, &s->pyr[1]);
+    CG_TRY_BUF(ctx, rw, t * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->grad);
+    CG_TRY_BUF(ctx, rw, t * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->tens);
+    CG_TRY_BUF(ctx, rw, s->n * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->tmp);
+    CG_TRY_BUF(ctx, rw, t * 2 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->flow);
+    CG_TRY_BUF(ctx, rw, s->n, NULL, CG_BUF_WRITTEN, &s->status);
+    if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
+        st = make_images(ctx, s, CL_FLOAT, s->jimg);
+out:
+    return st;
+}
+
+static void of_teardown(void *state)
+{
+    of_state *s = state;
+    if (!s) return;
+    cl_mem m[] = {s->in8[0], s->in8[1], s->pyr[0], s->pyr[1], s->grad, s->tens, s->tmp, s->flow, s->status};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (m[i]) clReleaseMemObject(m[i]);
+    for (int L = 0; L < OF_MAX_LEVELS; L++) {
+        if (s->jimg[L]) clReleaseMemObject(s->jimg[L]);
+    }
+    free(s->frame[0]);
+    free(s->frame[1]);
+    free(s->truth);
+    free(s->ref);
+    free(s->got);
+    free(s->got_st);
+    free(s->saved);
+    free(s);
+}
+
+static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
+{
+    cg_status st = CG_OK;
+    of_state *s = calloc(1, sizeof *s);
+    CG_FAIL_IF(!s, CG_E_RUNTIME, "opticalflow: out of host memory");
+    if ((st = pick_problem(ctx, o, s)) != CG_OK) goto out;
+    s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->ref = calloc(s->n, sizeof *s->ref);
+    s->got = malloc(2 * s->n * sizeof *s->got);
+    s->got_st = malloc(s->n);
+    s->saved = malloc(s->n);
+    CG_FAIL_IF(!s->ref || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
+               "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w, s->h);
+    st = o->input ? read_frames(o, s) : of_synthesize(s, o->seed);
+    if (st == CG_OK) st = of_reference(s);
+    if (st == CG_OK) st = make_device_data(ctx, s);
+    if (st == CG_OK)
+        snprintf(size_desc, len, "%zux%zu px, window %d, %d levels, %d iterations", s->w, s->h, s->window,
+                 s->levels, s->iters);
+out:
+    if (st != CG_OK) {
+        of_teardown(s);
+        s = NULL;
+    }
+    *state = s;
+    return st;
+}
+
+/* ---- model, options, check --------------------------------------------------------------------------- */
+
+/* Items: pixels of the first frame (each a point). Bytes: the two 8-bit frames read once (2 B/px), the flow
+ * written once as two floats (8 B/px) and the status byte (1 B/px). FLOPs: per window pixel and iteration a
+ * bilinear sample (6: three lerps), the difference (1) and b's two MADs (4), per window pixel G's three
+ * products and sums (6), over every level (about 4/3 of the finest level's pixels). */
+static void of_model(const void *state, const cg_rung *r, cg_model *m)
+{
+    const of_state *s = state;
+    (void)r;
+    double nwin = (double)s->window * s->window;
+    m->bytes = (double)s->n * 11.0;
+    m->flops = (double)s->total * nwin * (11.0 * s->iters + 6.0);
+    m->items = (double)s->n;
+    m->item_unit = "px";
+    m->bytes_note = "R+W: two 1 B/px frames read + 8 B/px flow and 1 B/px status written";
+    m->ceiling = CG_CEIL_COPY;
+}
+
+static void of_options(const void *state, const cg_rung *r, char *buf, size_t len)
+{
+    const of_state *s = state;
+    snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DTX=%d -DTY=%d", s->window / 2, s->iters,
+             OF_MIN_EIG, r->p[P_WGX], r->p[P_WGY]);
+}
+
+/* local-tile's tile grows with --window (the row gives the least, for --window 3). */
+static size_t of_local_need(const void *state, const cg_rung *r)
+{
+    const of_state *s = state;
+    return r->p[P_PLAN] == PLAN_LOCAL ? OF_LOCAL_BYTES(r->p[P_WGX], r->p[P_WGY], s->window / 2) : 0;
+}
+
+/* local-tile's kernel requires its exact work-group. */
+static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const of_state *s = state;
+    size_t wg = (size_t)r->p[P_WGX] * (size_t)r->p[P_WGY];
+    if (r->p[P_PLAN] != PLAN_LOCAL || wg <= s->max_wg) return false;
+    snprintf(why, len, "needs work-groups of %zu work-items, device allows %zu", wg, s->max_wg);
+    return true;
+}
+
+static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
+{
+    cg_status st = CG_OK;
+    of_state *s = state;
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * s->n * sizeof(float), s->got, 0, NULL,
+                               NULL));
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, s->n, s->got_st, 0, NULL, NULL));
+    of_check(s, of_rung_uses_images(rs), c);
+    if (!c->ok) goto out;
+    of_report(s, of_rung_name(rs));
+    for (size_t k = 0; k < s->n; k++) {
+        double mag = hypot(s->got[2 * k], s->got[2 * k + 1]) * 32.0;
+        s->saved[k] = (uint8_t)(mag > 255 ? 255 : mag);
+    }
+    s->have_saved = true;
+out:
+    return st;
+}
+
+static cg_status of_save_output(cg_ctx *ctx, void *state, const char *path)
+{
+    (void)ctx;
+    const of_state *s = state;
+    if (!s->have_saved) {
+        CG_ERROR("cannot write %s: no opticalflow rung produced a verified flow", path);
+        return CG_E_IO;
+    }
+    return cg_png_write_grey(path, s->saved, s->w, s->h);
+}
+
+const cg_workload cg_workload_opticalflow = {
+    .name = "opticalflow",
+    .summary =
+        "dense pyramidal Lucas-Kanade flow of two 8-bit frames: buffers, precomputed G, texture bilinear",
+    .size_help =
+        "frames WxH (640x480) or N for NxN; default a synthetic pair, 640x480 on GPUs, 160x120 elsewhere",
+    .cl_file = "opticalflow.cl",
+    .takes_images_io = true,
+    .wopts = wopts,
+    .n_wopts = sizeof wopts / sizeof wopts[0],
+    .rungs = rungs,
+    .n_rungs = sizeof rungs / sizeof rungs[0],
+    .setup = of_setup,
+    .teardown = of_teardown,
+    .model = of_model,
+    .options = of_options,
+    .prepare = of_prepare,
+    .poison = of_poison,
+    .enqueue = of_enqueue,
+    .verify = of_verify,
+    .release = of_release,
+    .save_output = of_save_output,
+    .validate = of_validate,
+    .local_need = of_local_need,
+    .unsupported = of_unsupported,
+};

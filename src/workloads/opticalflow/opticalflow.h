@@ -1,0 +1,96 @@
+/* The opticalflow workload's shared definitions: the algorithm's parameters, the pyramid's geometry, the
+ * meaning of a rung's p[] and the state that opticalflow.c (options, frames, setup, read-back), of_check.c
+ * (the check and the logged end-point error), of_launch.c (each rung's kernels and launches), of_ref.c (the
+ * CPU reference in double) and of_synth.c (the synthetic pair with its known motion) share. The algorithm
+ * (docs/workloads/opticalflow.md) is pyramidal Lucas-Kanade, dense: every pixel of every level is a point. */
+#ifndef CG_OPTICALFLOW_H
+#define CG_OPTICALFLOW_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/workload.h"
+
+#define OF_MAX_LEVELS 8
+#define OF_MAX_WINDOW 63
+#define OF_MAX_ITERS  100
+/* A level's point is solved only where the smallest eigenvalue of its window's G, divided by the window's
+ * pixels, is at least this (grey levels^2 per pixel^2 for 0..255 frames); elsewhere it is invalid: at the
+ * finest level its flow is 0 and its status OF_INVALID, at coarser levels it keeps the guess. */
+#define OF_MIN_EIG 1.0
+/* Status of a finest-level point (the uchar status buffer). */
+enum { OF_INVALID = 0, OF_TRACKED = 1, OF_LOST = 2 };
+
+/* cg_rung.p[]: how the rung computes (PLAN_*), its 2D work-group shape. */
+enum { P_PLAN, P_WGX, P_WGY };
+/* PLAN_NAIVE: derivatives and G inside the solve; PLAN_PRE: Scharr derivatives (float2) and G (a window sum)
+ * precomputed per level; PLAN_IMG: as PRE, the second frame's levels copied into images read through a
+ * linear sampler; PLAN_BEST: as IMG, the level and its derivatives packed in one float4 and G by a separable
+ * box sum (two passes). */
+enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST };
+/* PLAN_LOCAL: as PRE, one work-group per tile, the tile and its window's halo of the level and its
+ * derivatives (a float4 a pixel) in local memory. Its local bytes for a tx x ty group and window radius r: */
+#define OF_LOCAL_BYTES(tx, ty, r) ((size_t)((tx) + 2 * (r)) * ((ty) + 2 * (r)) * 4 * sizeof(float))
+
+/* The reference's answer at one finest-level pixel, with what the check needs to bound the device's error
+ * (of_ref.c). */
+typedef struct of_ref_px {
+    float dx, dy;   /* the flow */
+    uint8_t status; /* OF_* */
+    bool
+        ambiguous; /* valid or invalid may honestly differ: the min eigenvalue within rounding of the limit */
+    bool loose;    /* so at an ancestor: the guess may differ, the flow is not compared */
+    float lmin;    /* smallest eigenvalue of G / window pixels */
+    float eta;     /* length of the last iteration's step: the distance from convergence */
+    float db_hand; /* bound on |delta b| from a float bilinear sample and float sums */
+    float db_tex;  /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
+} of_ref_px;
+
+typedef struct of_state {
+    size_t w, h, n;
+    int levels, window, iters;
+    size_t lw[OF_MAX_LEVELS], lh[OF_MAX_LEVELS], off[OF_MAX_LEVELS]; /* each level's size and offset */
+    size_t total;                                                    /* pixels of all levels */
+    uint8_t *frame[2];
+    bool synthetic;  /* the default pair: truth[] holds the known motion */
+    float *truth;    /* 2 floats per pixel, or NULL */
+    of_ref_px *ref;  /* n */
+    float *got;      /* 2n: the flow read back */
+    uint8_t *got_st; /* n */
+    uint8_t *saved;  /* the last verified flow's magnitude as grey, for --output */
+    bool have_saved;
+    size_t compared, skipped; /* the last check: flows compared, valid flows not compared */
+    const char *reported;     /* the rung of_report last logged */
+    size_t max_wg;
+    cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status; /* pyr[0] the first frame's levels, [1] second */
+    cl_mem jimg[OF_MAX_LEVELS]; /* the second frame's levels as CL_R float images, NULL without images */
+} of_state;
+
+/* of_launch.c */
+cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
+cg_status of_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
+void of_release(void *rs);
+const char *of_rung_name(const void *rs);
+bool of_rung_uses_images(const void *rs);
+/* Untimed, before every run: fills the second frame's images of an image rung with NaN (the runner poisons
+ * buffers only), so that a rung that skips the copy into them fails. */
+cg_status of_poison(cg_ctx *ctx, void *state, void *rs);
+
+/* of_check.c: compares s->got and s->got_st with the reference (the rule and its tolerance are derived in
+ * docs/workloads/opticalflow.md); texture: the second frame was read through a texture unit's bilinear
+ * filter, whose weights may have only 8 fractional bits. */
+void of_check(of_state *s, bool texture, cg_check *c);
+/* Logs once per rung (INFO) how many flows were compared, and on the synthetic pair the mean end-point error
+ * of the verified flow against the known motion next to the reference's. */
+void of_report(of_state *s, const char *rung);
+
+/* of_ref.c: the reference flow, status and error terms of every finest-level pixel (s->ref); CG_E_RUNTIME
+ * with a logged line when out of host memory. */
+cg_status of_reference(of_state *s);
+
+/* of_synth.c: the seeded synthetic pair (frame[0], frame[1]) and its known motion truth[] (2 floats a pixel):
+ * a smoothed random texture, the second frame the first warped bilinearly by a smooth sub-pixel flow. */
+cg_status of_synthesize(of_state *s, uint64_t seed);
+/* Mean end-point error of the flow against truth over tracked pixels at least margin from every border;
+ * *count gets how many. */
+double of_mean_epe(const of_state *s, const float *flow, const uint8_t *status, size_t margin, size_t *count);
+
+#endif
