@@ -63,8 +63,8 @@ done
 # 2. Wrong kernels must be caught (exit 3, FAILED).
 wrong=$TESTTMP/conv_wrong
 make_wrong convolution.cl "$wrong" <<'EOF'
-[("    out[y * w + x] = sum;\n}\n\n/* The inner loop unrolled by 4",
-  "    if (!(x == 5 && y == 3)) out[y * w + x] = sum;\n}\n\n/* The inner loop unrolled by 4"),
+[("    out[y * w + x] = sum;\n}\n\n/* Taps i .. FWID - 1",
+  "    if (!(x == 5 && y == 3)) out[y * w + x] = sum;\n}\n\n/* Taps i .. FWID - 1"),
  ("if (i4 * 4 + c >= FW) break;", "if (i4 * 4 + c >= FW - 1) break;"),
  ("out[y * w + x] = sum.x + sum.y + sum.z + sum.w;", "out[y * w + x] = sum.x + sum.y + sum.z;")]
 EOF

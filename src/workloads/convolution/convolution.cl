@@ -38,7 +38,24 @@ __kernel void conv_naive(CONV_ARGS)
     out[y * w + x] = sum;
 }
 
-/* The inner loop unrolled by 4 by hand, the remainder (FW % 4 taps) in a second loop. */
+/* Taps i .. FWID - 1 of one filter row (fewer than 4) as an if-else on their count instead of a loop. */
+#define TAIL_IF_ADD(acc, row, f, i)                                                                          \
+    do {                                                                                                     \
+        int rem_ = FWID - (i);                                                                               \
+        if (rem_ == 3) {                                                                                     \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+            acc += (row)[(i) + 2] * (f)[(i) + 2];                                                            \
+        } else if (rem_ == 2) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+        } else if (rem_ == 1) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+        }                                                                                                    \
+    } while (0)
+
+/* The inner loop unrolled by 4 by hand, the remainder (FW % 4 taps) in a second loop, or with -DTAIL_IF=1 in
+ * an if-else on their count (the AMD chapter's Unroll_If). */
 __kernel void conv_unroll4(CONV_ARGS)
 {
     int x = get_global_id(0), y = get_global_id(1);
@@ -54,45 +71,12 @@ __kernel void conv_unroll4(CONV_ARGS)
             sum += row[i + 2] * f[i + 2];
             sum += row[i + 3] * f[i + 3];
         }
+#if TAIL_IF
+        TAIL_IF_ADD(sum, row, f, i);
+#else
         for (; i < FWID; i++)
             sum += row[i] * f[i];
-    }
-    out[y * w + x] = sum;
-}
-
-/* Taps i .. FWID - 1 of one filter row (fewer than 4) as an if-else on their count instead of a loop. */
-#define TAIL_IF(acc, row, f, i)                                                                              \
-    do {                                                                                                     \
-        int rem_ = FWID - (i);                                                                               \
-        if (rem_ == 3) {                                                                                     \
-            acc += (row)[i] * (f)[i];                                                                        \
-            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
-            acc += (row)[(i) + 2] * (f)[(i) + 2];                                                            \
-        } else if (rem_ == 2) {                                                                              \
-            acc += (row)[i] * (f)[i];                                                                        \
-            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
-        } else if (rem_ == 1) {                                                                              \
-            acc += (row)[i] * (f)[i];                                                                        \
-        }                                                                                                    \
-    } while (0)
-
-/* conv_unroll4 with the remainder as an if-else on its count (the AMD chapter's Unroll_If). */
-__kernel void conv_unroll4_if(CONV_ARGS)
-{
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
-    float sum = 0.0f;
-    for (int j = 0; j < FHGT; j++) {
-        __global const float *row = in + (y + j) * ip + x;
-        FILT_SPACE const float *f = filt + j * FWID;
-        int k = 0;
-        for (; k + 4 <= FWID; k += 4) {
-            sum += row[k] * f[k];
-            sum += row[k + 1] * f[k + 1];
-            sum += row[k + 2] * f[k + 2];
-            sum += row[k + 3] * f[k + 3];
-        }
-        TAIL_IF(sum, row, f, k);
+#endif
     }
     out[y * w + x] = sum;
 }
@@ -112,7 +96,7 @@ __kernel void conv_float4(CONV_ARGS)
         for (; c + 4 <= FWID; c += 4)
             sum4 += vload4(0, row + c) * vload4(0, f + c);
 #if TAIL_IF
-        TAIL_IF(sum4.x, row, f, c);
+        TAIL_IF_ADD(sum4.x, row, f, c);
 #else
         for (; c < FWID; c++)
             sum4.x += row[c] * f[c];
