@@ -76,7 +76,7 @@ cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_report_init_kind(&rep, CG_KIND_PEAK);
     if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
     cg_device_probe_fp16(&l.dev[dev - l.dev]); /* NVIDIA does not list cl_khr_fp16: compile to learn */
-    if ((st = cg_ctx_init(&ctx, dev, mask, NULL, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
+    if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
     bool tty = !o->quiet && isatty(STDERR_FILENO);
     cg_peak_opts po = {o->quick, o->max_time, o->seed, tty ? progress : NULL, NULL};

@@ -99,6 +99,21 @@ static cg_status measure(cg_ctx *ctx, cg_roofline *out)
     return st;
 }
 
+bool cg_roofline_cached(const cg_ctx *ctx, cg_roofline *out)
+{
+    char path[1200];
+    memset(out, 0, sizeof *out);
+    for (int full = 1; !ctx->no_cache && ctx->cache_dir[0] && full >= 0; full--) {
+        cache_file(ctx, full, path, sizeof path);
+        if (cg_roofline_load(path, out)) {
+            out->from_cache = true;
+            out->full = full;
+            return true;
+        }
+    }
+    return false;
+}
+
 cg_status cg_roofline_get(cg_ctx *ctx, bool no_cache, cg_roofline *out)
 {
     char path[1200];

@@ -19,6 +19,10 @@ typedef struct cg_roofline {
  * corrupt cache file is measured again with a warning. */
 cg_status cg_roofline_get(cg_ctx *ctx, bool no_cache, cg_roofline *out);
 
+/* The cached ceilings only (the full figures first, then the quick ones), never measured: false when neither
+ * cache file exists or the cache is off. Sets out->full. */
+bool cg_roofline_cached(const cg_ctx *ctx, cg_roofline *out);
+
 /* Reads one roofline cache file (exposed for the fuzz target tests/fuzz/fuzz_roofline.c): true with the three
  * ceilings set (each a number > 0) in r; false when the file is missing or unreadable, or with one warning
  * when it is corrupt. Never crashes or hangs on a hostile file. */

@@ -14,6 +14,8 @@ cg_status cg_peak_fp64(cg_peak_env *e);
 cg_status cg_peak_fp16(cg_peak_env *e);
 cg_status cg_peak_int32(cg_peak_env *e);
 cg_status cg_peak_int24(cg_peak_env *e);
+cg_status cg_peak_crossover(cg_peak_env *e);
+cg_status cg_peak_chains(cg_peak_env *e);
 cg_status cg_peak_xfer_pageable(cg_peak_env *e);
 cg_status cg_peak_xfer_pinned(cg_peak_env *e);
 cg_status cg_peak_xfer_map(cg_peak_env *e);
@@ -23,5 +25,10 @@ cg_status cg_peak_local_bank(cg_peak_env *e);
 cg_status cg_peak_atomic_global(cg_peak_env *e);
 cg_status cg_peak_atomic_local(cg_peak_env *e);
 cg_status cg_peak_image(cg_peak_env *e);
+cg_status cg_peak_sizes(cg_peak_env *e);
+cg_status cg_peak_coalescing(cg_peak_env *e);
+cg_status cg_peak_divergence(cg_peak_env *e);
+cg_status cg_peak_scatter(cg_peak_env *e);
+cg_status cg_peak_channels(cg_peak_env *e);
 
 #endif

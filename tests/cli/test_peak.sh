@@ -11,12 +11,12 @@ man_page=$TESTDATA/../../docs/clgauge.1
 
 # --- help
 expect "overview lists peak" 0 "^  peak " -- "$bin" --help
-for opt in device only json csv quick max-time seed no-cache cache-dir mask-features quiet; do
+for opt in device only json csv quick max-time seed no-cache cache-dir mask-features kernel-dir quiet; do
     expect "peak --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" peak --help
     check "man page documents peak --$opt" -- bash -c 'sed "s/\\\\-/-/g" "$1" | sed -n "/^\.SS Options of peak/,/^\.S[SH] [A-Z]/p" | grep -q -- "--$2"' _ "$man_page" "$opt"
 done
-for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 pageable pinned map launch local-bw bank \
-    atomic-global atomic-local image; do
+for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 crossover chains pageable pinned map launch \
+    local-bw bank atomic-global atomic-local image sizes coalescing divergence scatter channels; do
     expect "peak --help lists test $t" 0 "^  [a-z]+ +$t " -- "$bin" peak --help
 done
 expect "help peak" 0 "^Usage: clgauge peak " -- "$bin" help peak
@@ -25,6 +25,12 @@ expect "man page has a peak section" 0 "" -- grep -q "^\.SS Options of peak" "$m
 # --- bad input
 expect "--only unknown" 1 "unknown peak test 'nosuch'" -- "$bin" peak --only nosuch
 expect "--only unknown lists families and tests" 1 "bandwidth read write copy.*compute fp32" -- "$bin" peak --only nosuch
+expect "--only unknown lists the seeds' families" 1 "balance crossover chains.*cache sizes; rules coalescing divergence; scatter scatter channels" -- "$bin" peak --only nosuch
+check "man page lists every family and test for --only" -- bash -c '
+    page=$(sed "s/\\\\-/-/g" "$1" | sed -n "/^\.BI --only/,/^\.TP/p")
+    for w in balance crossover chains cache sizes rules coalescing divergence scatter channels; do
+        grep -qw -- "$w" <<<"$page" || { echo "man page: --only does not list $w"; exit 1; }
+    done' _ "$man_page"
 expect "--only with one bad name" 1 "unknown peak test 'fp33'" -- "$bin" peak --only fp32,fp33
 expect "--only empty item" 1 "unknown peak test ''" -- "$bin" peak --only fp32,
 expect "--only needs a value" 1 "--only needs a value" -- "$bin" peak --only
@@ -37,6 +43,8 @@ expect "--mask-features bogus" 1 "unknown feature 'bogus'" -- "$bin" peak --mask
 expect "stray argument" 1 "unexpected argument 'read'" -- "$bin" peak read
 expect "run-only option" 1 "unknown option '--size'" -- "$bin" peak --size 16M
 expect "no such device" 2 "" -- "$bin" peak --device no-such-device-xyz --only launch
+expect "--kernel-dir without the file: a cl_error row, exit 4" 4 "cannot read kernel source $tmp/nokernels/balance.cl" -- \
+    "$bin" peak --quick --only chains --max-time 0.01 --kernel-dir "$tmp/nokernels" --no-cache
 expect "unwritable --json" 5 "cannot write --json file" -- "$bin" peak --only launch --json /nonexistent/dir/p.json
 expect "unwritable --csv" 5 "cannot write --csv file" -- "$bin" peak --only launch --csv /nonexistent/dir/p.csv
 
@@ -62,6 +70,23 @@ expect "table to stdout" 0 "^bandwidth +read +float4 +[0-9.]+ GB/s" -- "$bin" pe
     --no-cache
 expect "--quiet: no table" 0 "!GB/s" -- "$bin" peak --quick --only read --max-time 0.01 --quiet --no-cache
 expect "--json - prints JSON only" 0 '^	"kind":	"peak",' -- "$bin" peak --quick --only launch --max-time 0.01 --json -
+# --only picks a family or a test of the seeds' families, and nothing else runs
+expect "--only balance" 0 "" -- "$bin" peak --quick --only balance --max-time 0.01 --no-cache --json "$tmp/bal.json" \
+    --csv "$tmp/bal.csv"
+check "--only balance: crossover and chains rows, no other test" -- python3 -c '
+import json, sys
+tests = {r["test"] for r in json.load(open(sys.argv[1]))["results"]}
+assert tests == {"crossover", "chains"}, tests
+' "$tmp/bal.json"
+check "CSV: the crossover's rows" -- grep -q '^balance,crossover,k 3 flops,[0-9.e+-]*,GP/s,ok,' "$tmp/bal.csv"
+check "CSV: the balance point" -- grep -q '^balance,crossover,balance point,[0-9.e+-]*,flop/B,ok,' "$tmp/bal.csv"
+expect "--only sizes,divergence" 0 "" -- "$bin" peak --quick --only sizes,divergence --max-time 0.01 --no-cache \
+    --json "$tmp/sd.json"
+check "--only sizes,divergence: those two tests only" -- python3 -c '
+import json, sys
+tests = {r["test"] for r in json.load(open(sys.argv[1]))["results"]}
+assert tests == {"sizes", "divergence"}, tests
+' "$tmp/sd.json"
 expect "--mask-features fp64: fp64 unsupported" 0 "^compute +fp64 +double +unsupported" -- "$bin" peak --only fp64 \
     --max-time 0.01 --mask-features fp64 --no-cache
 expect "--mask-features images: image unsupported" 0 "^image +image .*unsupported" -- "$bin" peak --only image \

@@ -21,9 +21,11 @@ def no(msg):
     global bad
     print("  " + msg)
     bad += 1
-families = {"bandwidth", "compute", "transfer", "latency", "local", "atomics", "image"}
+families = {"bandwidth", "compute", "balance", "transfer", "latency", "local", "atomics", "image", "cache", "rules",
+            "scatter"}
 tests = {"read", "write", "copy", "stride", "gather", "offset", "fp32", "fp64", "fp16", "int32", "int24",
-         "pageable", "pinned", "map", "launch", "local-bw", "bank", "atomic-global", "atomic-local", "image"}
+         "crossover", "chains", "pageable", "pinned", "map", "launch", "local-bw", "bank", "atomic-global",
+         "atomic-local", "image", "sizes", "coalescing", "divergence", "scatter", "channels"}
 seen_f = {r["family"] for r in rows}
 seen_t = {r["test"] for r in rows}
 if families - seen_f:
@@ -36,7 +38,7 @@ for r in rows:
         v = r["value"]
         if v is None or not math.isfinite(v) or v <= 0:
             no("%s: value %r is not positive and finite" % (name, v))
-        if r["unit"] not in ("GB/s", "GFLOP/s", "GIOP/s", "us"):
+        if r["unit"] not in ("GB/s", "GFLOP/s", "GIOP/s", "us", "GP/s", "flop/B", "GOP/s", "items"):
             no("%s: unit %r" % (name, r["unit"]))
     elif r["status"] in ("unsupported", "zero_copy"):
         if not r["reason"]:
@@ -63,5 +65,125 @@ python3 -c "import sys; sys.exit(0 if $secs < 30 else 1)" || fail "peak --quick 
 for t in read copy fp32; do
     grep -q "\"test\":	\"$t\"" "$TESTTMP/quick.json" || fail "peak --quick: no $t row"
 done
+
+# 3. The seeds' families in the full run of step 1: every figure there, in order, checked, and sane.
+if [ -s "$json" ]; then
+    python3 - "$json" <<'EOF_PY' || fail "the seeds' families (above)"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))["results"]
+bad = 0
+def no(msg):
+    global bad
+    print("  " + msg)
+    bad += 1
+def of(test):
+    return [r for r in rows if r["test"] == test]
+def ok_checked(r):
+    name = "%s/%s" % (r["test"], r["variant"])
+    if r["status"] != "ok":
+        no("%s: %s (%s)" % (name, r["status"], r["reason"]))
+    elif "checked" not in r["counts"]:
+        no("%s: no 'checked' in %r" % (name, r["counts"]))
+    elif r["unit"] == "GB/s" and not r["value"] < 1e5:
+        no("%s: %r GB/s is not believable" % (name, r["value"]))
+# crossover: k 0, 3, 6, 12 .. doubling, each checked, flop/B = k / 8, then the balance point within the sweep
+cross = of("crossover")
+ks = [r for r in cross if r["variant"].startswith("k ")]
+want = ["k 0 (copy)"] + ["k %d flops" % (3 << i) for i in range(len(ks) - 1)]
+if [r["variant"] for r in ks] != want or len(ks) < 4:
+    no("crossover variants %s, want %s (at least k 12)" % ([r["variant"] for r in ks], want))
+for r in ks:
+    ok_checked(r)
+    m = re.search(r"(\d+) flops each = ([0-9.e+-]+) flop/B", r["counts"])
+    if r["variant"] != "k 0 (copy)" and (not m or abs(float(m.group(2)) - int(m.group(1)) / 8) > 1e-3 * int(m.group(1))):
+        no("crossover %s: flop/B not k / 8 in %r" % (r["variant"], r["counts"]))
+    if r["amount"] != ks[0]["amount"] or r["unit"] != "GP/s":
+        no("crossover %s: %r pixels in %s, want %r GP/s" % (r["variant"], r["amount"], r["unit"], ks[0]["amount"]))
+bp = [r for r in cross if r["variant"] == "balance point"]
+kmax = 3 << (len(ks) - 2)
+if len(bp) != 1 or bp[0]["status"] != "ok" or not 0 < bp[0]["value"] <= kmax / 8 or "flops/pixel" not in bp[0]["counts"]:
+    no("crossover: balance point row %r, want one ok row in (0, %g] flop/B" % (bp, kmax / 8))
+# chains: 1 .. 16, checked
+ch = of("chains")
+if [r["variant"] for r in ch] != ["1 chain", "2 chains", "4 chains", "8 chains", "16 chains"]:
+    no("chains variants %s" % [r["variant"] for r in ch])
+for r in ch:
+    ok_checked(r)
+# sizes: read then copy, 4 KiB doubling to at least 16 MiB, checked
+for op in ("read", "copy"):
+    sz = [r for r in of("sizes") if r["variant"].startswith(op + " ")]
+    names = [r["variant"] for r in sz]
+    if names[:3] != [op + " 4 KiB", op + " 8 KiB", op + " 16 KiB"] or op + " 16 MiB" not in names:
+        no("sizes %s: %s" % (op, names))
+    for r in sz:
+        ok_checked(r)
+co = of("coalescing")
+if [r["variant"] for r in co] != ["coalesced", "1 in 16 idle", "permuted in 128 B", "misaligned by 1 float",
+                                  "float3 direct", "float3 via local"]:
+    no("coalescing variants %s" % [r["variant"] for r in co])
+for r in co:
+    ok_checked(r)
+    if not re.search(r"x[0-9.]+ the time per byte of coalesced", r["counts"]):
+        no("coalescing %s: no ratio to coalesced in %r" % (r["variant"], r["counts"]))
+dv = of("divergence")
+if [r["variant"] for r in dv] != ["granularity %d" % (1 << i) for i in range(8)] + ["SIMD width"]:
+    no("divergence variants %s" % [r["variant"] for r in dv])
+for r in dv[:-1]:
+    ok_checked(r)
+if dv:
+    w = dv[-1]
+    if "PREFERRED_WORK_GROUP_SIZE_MULTIPLE" not in w["counts"] + w["reason"]:
+        no("SIMD width: the preferred multiple is not beside it: %r" % w)
+    if not (w["status"] == "ok" and w["value"] in (2, 4, 8, 16, 32, 64) or w["status"] == "unsupported" and w["reason"]):
+        no("SIMD width: %s %r (%s)" % (w["status"], w["value"], w["reason"]))
+if [r["variant"] for r in of("scatter")] != ["linear", "random gather", "random scatter"]:
+    no("scatter variants %s" % [r["variant"] for r in of("scatter")])
+pitches = ["pitch %d KiB%s" % (k, t) for k in (1, 2, 4, 8, 16, 32, 64) for t in ("", " + 4 B")]
+if [r["variant"] for r in of("channels")] != pitches:
+    no("channels variants %s" % [r["variant"] for r in of("channels")])
+for r in of("scatter") + of("channels"):
+    ok_checked(r)
+sys.exit(1 if bad else 0)
+EOF_PY
+fi
+
+# 4. The seeds' families with --quick and cold builds: each about 2 s on PoCL, 20 s for the seven.
+start=$EPOCHREALTIME
+"$BIN" peak --quick --no-cache --only balance,cache,rules,scatter --json "$TESTTMP/seeds.json" \
+    >"$TESTTMP/seeds.out" 2>&1
+rc=$?
+secs=$(python3 -c "print(round($EPOCHREALTIME - $start, 1))")
+[ "$rc" -eq 0 ] || { cat "$TESTTMP/seeds.out"; fail "peak --quick --only balance,cache,rules,scatter exited $rc"; }
+echo "peak --quick --only balance,cache,rules,scatter took $secs s"
+python3 -c "import sys; sys.exit(0 if $secs < 20 else 1)" || fail "the seeds' families took $secs s with --quick, want under 20"
+
+# 5. A wrong kernel is caught: each checked kernel broken in a copy of its .cl file (--kernel-dir), exit 3.
+peak_wrong() { # FILE.cl DIR: src/peak/FILE.cl with each (old, new) of the Python list on stdin replaced once
+    mkdir -p "$2"
+    cp "$SRC"/peak/*.cl "$2"/ # the others unchanged (every test fills its input with bandwidth.cl)
+    python3 -c '
+import ast, sys
+s = open(sys.argv[1]).read()
+for old, new in ast.literal_eval(sys.stdin.read()):
+    if s.count(old) != 1:
+        sys.exit("cannot break the kernel: %r not found once" % old)
+    s = s.replace(old, new)
+open(sys.argv[2], "w").write(s)' "$SRC/peak/$1" "$2/$1" || fail "could not write $2/$1"
+}
+wrong_case() { # NAME FILE.cl TEST: stdin = the replacements
+    local dir=$TESTTMP/wrong-$1
+    peak_wrong "$2" "$dir"
+    expect_wrong "broken $1 caught" -- "$BIN" peak --quick --only "$3" --max-time 0.01 --kernel-dir "$dir"
+}
+wrong_case crossover balance.cl crossover <<<'[("x = r * x * (c - x);", "x = r * x * (c + x);")]'
+wrong_case chains balance.cl chains <<<'[("sum += x[j];", "sum += 0.5f * x[j];")]'
+wrong_case sizes-copy bandwidth.cl sizes <<<'[("out[i] = in[i];", "out[i] = in[i ^ 1];")]'
+wrong_case sizes-read bandwidth.cl sizes <<<'[("for (; i + 4 <= hi; i += 4) {", "for (; i + 8 <= hi; i += 8) {"),
+    ("for (; i + 7 * g < n; i += 8 * g) {", "for (; i + 7 * g < n; i += 9 * g) {")]'
+wrong_case permuted rules.cl coalescing <<<'[("((i * 7u + 3u) & 31u)", "((i * 7u + 3u) & 15u)")]'
+wrong_case float3-local rules.cl coalescing <<<'[("vstore3(vload3(l, buf) + 1.0f, l, buf);", "vstore3(vload3(l, buf) + 2.0f, l, buf);")]'
+wrong_case divergence rules.cl divergence <<<'[("r = -(float)(u >> 8);", "r = -(float)(u >> 9);")]'
+wrong_case scatter scatter.cl scatter <<<'[("out[perm(i, m)] = in[i] + 1.0f;", "out[perm(i, m) ^ 1u] = in[i] + 1.0f;")]'
+wrong_case channels scatter.cl channels <<<'[("in[(i % rows) * pitch + i / rows]", "in[(i % rows) * pitch + i / rows + 1]")]'
 
 finish
