@@ -85,7 +85,8 @@ static void texture(size_t w, size_t h, uint64_t seed, double *t, double *tmp)
 cg_status of_synthesize(of_state *s, uint64_t seed)
 {
     size_t w = s->w, h = s->h, n = s->n;
-    double *t = malloc(n * sizeof *t), *tmp = malloc(n * sizeof *tmp);
+    double *t = calloc(n, sizeof *t),
+           *tmp = calloc(n, sizeof *tmp); /* zeroed: gcc -O2 cannot see the writes */
     s->frame[0] = malloc(n);
     s->frame[1] = malloc(n);
     s->truth = malloc(2 * n * sizeof *s->truth);
