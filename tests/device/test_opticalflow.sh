@@ -28,12 +28,11 @@ for args in "97x61 --levels 2 --window 9" "120x90 --levels 3 --window 9" "45x37 
 import re, sys
 lines = [l for l in open(sys.argv[1]) if "mean end-point error" in l]
 limit = float(sys.argv[2])
-if len(lines) < 4:
-    sys.exit("  want an end-point error line per rung, have %d" % len(lines))
-for l in lines:
-    m = re.search(r"error against the known motion ([0-9.]+) px over ([0-9]+) tracked", l)
-    if not m or float(m.group(1)) > limit or int(m.group(2)) == 0:
-        sys.exit("  bad end-point error line: " + l.strip())
+if len(lines) != 1:
+    sys.exit("  want one end-point error line for the ladder, have %d" % len(lines))
+errs = re.findall(r" ([a-z0-9-]+) ([0-9.]+)[,( ]", lines[0].split("px:", 1)[-1])
+if len(errs) < 4 or any(float(e) > limit for _, e in errs) or "(reference " not in lines[0]:
+    sys.exit("  bad end-point error line (want one error per rung, each below %s): %s" % (limit, lines[0].strip()))
 EOF
 done
 

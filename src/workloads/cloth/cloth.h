@@ -87,6 +87,8 @@ typedef struct cloth_state {
     cl_mem init_buf;        /* the initial state (input; frame 0 reads it as both cur and prev) */
     cl_mem cur[2], prev[2], tmp; /* frame ping-pong and the Jacobi iterate (all written) */
     cl_mem jscale_buf;
+    char
+        summary[512]; /* "colour 1.00, merged 0.84, ...": each verified rung's stretch / the coloured one's */
 } cloth_state;
 
 /* cloth_ref.c */

@@ -113,12 +113,12 @@ void of_report(of_state *s, const char *rung)
     for (size_t k = 0; k < s->n; k++)
         valid += s->got_st[k] != OF_INVALID;
     char epe[160] = "";
+    double e = -1, er = -1;
     if (s->truth) {
         size_t cnt, cnt_ref, margin = (size_t)s->window + 8;
-        double e = of_mean_epe(s, s->got, s->got_st, margin, &cnt);
+        e = of_mean_epe(s, s->got, s->got_st, margin, &cnt);
         float *rf = malloc(2 * s->n * sizeof *rf);
         uint8_t *rs = malloc(s->n);
-        double er = -1;
         for (size_t k = 0; rf && rs && k < s->n; k++) {
             rf[2 * k] = s->ref[k].dx;
             rf[2 * k + 1] = s->ref[k].dy;
@@ -132,8 +132,23 @@ void of_report(of_state *s, const char *rung)
                  "(reference %.4f)",
                  e, cnt, er);
     }
-    CG_INFO(
+    CG_DEBUG(
         "opticalflow:%s: %zu of %zu px valid, %zu flows compared with the reference, %zu not (unconverged "
         "or ambiguous)%s",
         rung, valid, s->n, s->compared, s->skipped, epe);
+    if (!s->summary_head[0])
+        snprintf(
+            s->summary_head, sizeof s->summary_head,
+            "%zu of %zu px valid, %zu flows compared with the reference (%zu unconverged or ambiguous)%s",
+            valid, s->n, s->compared, s->skipped,
+            s->truth ? "; mean end-point error against the known motion, px:" : "");
+    size_t len = strlen(s->summary);
+    if (s->truth) snprintf(s->summary + len, sizeof s->summary - len, "%s %s %.4f", len ? "," : "", rung, e);
+    if (s->truth) snprintf(s->summary_ref, sizeof s->summary_ref, " (reference %.4f)", er);
+}
+
+void of_report_summary(const of_state *s)
+{
+    if (s->summary_head[0]) /* one line for the ladder; CLGAUGE_DEBUG=1 gives each rung's */
+        CG_INFO("opticalflow: %s%s%s", s->summary_head, s->summary, s->summary_ref);
 }

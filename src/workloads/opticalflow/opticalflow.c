@@ -217,6 +217,7 @@ static void of_teardown(void *state)
 {
     of_state *s = state;
     if (!s) return;
+    of_report_summary(s);
     cl_mem m[] = {s->in8[0], s->in8[1], s->pyr[0], s->pyr[1], s->grad, s->tens, s->tmp, s->flow, s->status};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);

@@ -62,6 +62,9 @@ typedef struct of_state {
     size_t max_wg;
     cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status; /* pyr[0] the first frame's levels, [1] second */
     cl_mem jimg[OF_MAX_LEVELS]; /* the second frame's levels as CL_R float images, NULL without images */
+    char summary[512];          /* of_report: "buffers 0.0619, ..." each verified rung's end-point error */
+    char summary_head[160];     /* the valid/compared counts of the first rung reported */
+    char summary_ref[40];       /* " (reference 0.0619)": the reference's own end-point error */
 } of_state;
 
 /* of_launch.c */
@@ -81,6 +84,8 @@ void of_check(of_state *s, bool texture, cg_check *c);
 /* Logs once per rung (INFO) how many flows were compared, and on the synthetic pair the mean end-point error
  * of the verified flow against the known motion next to the reference's. */
 void of_report(of_state *s, const char *rung);
+/* One line for the ladder (called at teardown): the counts and each reported rung's end-point error. */
+void of_report_summary(const of_state *s);
 
 /* of_ref.c: the reference flow, status and error terms of every finest-level pixel (s->ref); CG_E_RUNTIME
  * with a logged line when out of host memory. */
