@@ -215,22 +215,22 @@ static double chain_replay(size_t gid, int nch, cl_uint iters)
     return sum;
 }
 
+typedef struct chain_args {
+    int nch;
+    cl_uint iters;
+} chain_args;
+
+static double chain_item(size_t gid, const void *arg)
+{
+    const chain_args *a = arg;
+    return chain_replay(gid, a->nch, a->iters);
+}
+
 static cg_status chain_check(cg_peak_env *e, cl_mem out, size_t gsz, int nch, cl_uint iters, cg_result *row)
 {
-    cg_status st = CG_OK;
     size_t ids[3] = {0, gsz / 2 + 5, gsz - 1};
-    for (int i = 0; i < 3; i++) {
-        float got;
-        CG_TRY(clEnqueueReadBuffer(e->ctx->queue, out, CL_TRUE, ids[i] * 4, 4, &got, 0, NULL, NULL));
-        double want = chain_replay(ids[i], nch, iters);
-        if (!(fabs(got - want) <= 1e-4 * fabs(want))) {
-            cg_peak_set_status(row, CG_RUNG_WRONG, "work-item %zu: got %.9g, want %.9g (host replay)", ids[i],
-                               got, want);
-            break;
-        }
-    }
-out:
-    return st;
+    chain_args a = {nch, iters};
+    return cg_peak_check_items(e, out, CG_PEAK_F32, ids, 3, 1e-4, chain_item, &a, row);
 }
 
 static cg_status chain_row(cg_peak_env *e, cl_mem out, size_t gsz, int nch, double *one)

@@ -213,6 +213,32 @@ void cg_peak_set_rate(cg_result *row, double amount, double seconds, int runs, c
     snprintf(row->bytes_note, sizeof row->bytes_note, "%s", note);
 }
 
+cg_status cg_peak_check_items(cg_peak_env *e, cl_mem out, cg_peak_elem t, const size_t *ids, size_t n,
+                              double tol, cg_peak_replay_fn replay, const void *arg, cg_result *row)
+{
+    cg_status st = CG_OK;
+    size_t osz = t == CG_PEAK_F64 ? 8 : 4;
+    for (size_t i = 0; i < n; i++) {
+        union {
+            float f;
+            double d;
+            uint32_t u;
+        } v;
+        CG_TRY(clEnqueueReadBuffer(e->ctx->queue, out, CL_TRUE, ids[i] * osz, osz, &v, 0, NULL, NULL));
+        double got = t == CG_PEAK_U32   ? (double)v.u
+                     : t == CG_PEAK_F64 ? v.d
+                                        : (double)v.f,
+               want = replay(ids[i], arg);
+        if (!(fabs(got - want) <= tol * fabs(want))) {
+            cg_peak_set_status(row, CG_RUNG_WRONG, "work-item %zu: got %.9g, want %.9g (host replay)", ids[i],
+                               got, want);
+            break;
+        }
+    }
+out:
+    return st;
+}
+
 void cg_peak_set_status(cg_result *row, cg_rung_status s, const char *fmt, ...)
 {
     va_list ap;

@@ -89,6 +89,15 @@ void cg_peak_set_rate(cg_result *row, double amount, double seconds, int runs, c
 /* Marks a row not ok with a reason (printf-style). */
 void cg_peak_set_status(cg_result *row, cg_rung_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The element type of a kernel's per-work-item output, for cg_peak_check_items. */
+typedef enum cg_peak_elem { CG_PEAK_F32, CG_PEAK_F64, CG_PEAK_U32 } cg_peak_elem;
+/* The host's value of work-item id's output: a replay of the kernel's arithmetic with the test's arg. */
+typedef double (*cg_peak_replay_fn)(size_t id, const void *arg);
+/* Reads out[id] (of type t) for each of the n ids and compares it with replay(id, arg) within tol relative;
+ * the first mismatch marks the row wrong_result naming the work-item ("got .., want .. (host replay)").
+ * CG_E_RUNTIME when a read fails. */
+cg_status cg_peak_check_items(cg_peak_env *e, cl_mem out, cg_peak_elem t, const size_t *ids, size_t n,
+                              double tol, cg_peak_replay_fn replay, const void *arg, cg_result *row);
 /* A launch time of one kernel: one untimed warm-up, then timed runs until max_time is used up (at least 2,
  * at most 10; 3 with --quick). *best is the shortest run in seconds. local 0: the runtime picks. */
 cg_status cg_peak_time_kernel(cg_peak_env *e, cl_kernel k, size_t gsz, size_t lsz, double *best, int *runs);

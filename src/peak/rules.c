@@ -168,22 +168,21 @@ static double dv_replay(size_t gid, cl_uint g, cl_uint iters)
     return x;
 }
 
+typedef struct dv_arg {
+    cl_uint g, iters;
+} dv_arg;
+
+static double dv_item(size_t gid, const void *arg)
+{
+    const dv_arg *a = arg;
+    return dv_replay(gid, a->g, a->iters);
+}
+
 static cg_status dv_check(cg_peak_env *e, cl_mem out, size_t gsz, cl_uint g, cl_uint iters, cg_result *row)
 {
-    cg_status st = CG_OK;
     size_t ids[4] = {0, g, gsz / 2 + g, gsz - 1};
-    for (int i = 0; i < 4; i++) {
-        float got;
-        CG_TRY(clEnqueueReadBuffer(e->ctx->queue, out, CL_TRUE, ids[i] * 4, 4, &got, 0, NULL, NULL));
-        double want = dv_replay(ids[i], g, iters);
-        if (!(fabs(got - want) <= 1e-4 * fabs(want))) {
-            cg_peak_set_status(row, CG_RUNG_WRONG, "work-item %zu: got %.9g, want %.9g (host replay)", ids[i],
-                               got, want);
-            break;
-        }
-    }
-out:
-    return st;
+    dv_arg a = {g, iters};
+    return cg_peak_check_items(e, out, CG_PEAK_F32, ids, 4, 1e-4, dv_item, &a, row);
 }
 
 typedef struct dv_run {
