@@ -32,6 +32,12 @@ out:
     return st;
 }
 
+cg_status cg_enqueue_groups(cg_ctx *ctx, cg_events *ev, cl_kernel k, size_t groups, size_t wg)
+{
+    size_t global = groups * wg;
+    return cg_enqueue_kernel(ctx, ev, k, 1, &global, &wg);
+}
+
 cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t pattern_size, size_t bytes)
 {
     cg_status st = CG_OK;

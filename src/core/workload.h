@@ -205,6 +205,8 @@ cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t 
  * fails; never blocks. */
 cg_status cg_enqueue_kernel(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *global,
                             const size_t *local);
+/* cg_enqueue_kernel of `groups` one-dimensional work-groups of wg work-items. */
+cg_status cg_enqueue_groups(cg_ctx *ctx, cg_events *ev, cl_kernel k, size_t groups, size_t wg);
 
 /* Looks a rung up by name; NULL when the workload has none such. */
 const cg_rung *cg_workload_rung(const cg_workload *w, const char *name);

@@ -338,12 +338,6 @@ out:
     return st;
 }
 
-static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)
-{
-    size_t global = groups * wg;
-    return cg_enqueue_kernel(ctx, ev, k, 1, &global, &wg);
-}
-
 /* Multi-pass rungs: one launch per pass, each writing one partial per group, until one group is left; that
  * last pass writes the output. Passes ping-pong between the two partial buffers. */
 static cg_status enqueue_passes(cg_ctx *ctx, red_state *s, red_rung *q, cg_events *ev)
@@ -355,7 +349,7 @@ static cg_status enqueue_passes(cg_ctx *ctx, red_state *s, red_rung *q, cg_event
         size_t groups = div_up(n, q->wg * q->loads);
         cl_mem dst = groups == 1 ? s->out : s->part[ping];
         st = set_args(q->k, src, dst, n);
-        if (st == CG_OK) st = launch(ctx, q->k, groups, q->wg, ev);
+        if (st == CG_OK) st = cg_enqueue_groups(ctx, ev, q->k, groups, q->wg);
         if (st != CG_OK || groups == 1) break;
         src = dst;
         n = groups;
@@ -368,8 +362,8 @@ static cg_status red_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     red_state *s = state;
     red_rung *q = rs;
     if (q->r->p[P_GRID] == 0) return enqueue_passes(ctx, s, q, ev);
-    cg_status st = launch(ctx, q->k, q->groups, q->wg, ev);
-    if (st == CG_OK && q->groups > 1) st = launch(ctx, q->k2, 1, q->wg, ev);
+    cg_status st = cg_enqueue_groups(ctx, ev, q->k, q->groups, q->wg);
+    if (st == CG_OK && q->groups > 1) st = cg_enqueue_groups(ctx, ev, q->k2, 1, q->wg);
     return st;
 }
 

@@ -375,12 +375,6 @@ out:
     return st;
 }
 
-static cg_status launch(cg_ctx *ctx, cl_kernel k, size_t groups, size_t wg, cg_events *ev)
-{
-    size_t global = groups * wg;
-    return cg_enqueue_kernel(ctx, ev, k, 1, &global, &wg);
-}
-
 /* Look-back: zero the ticket counter and the tiles' flags (timed: part of the rung's work), then one pass. */
 static cg_status enqueue_lookback(cg_ctx *ctx, scan_state *s, scan_rung *q, cg_events *ev)
 {
@@ -390,7 +384,7 @@ static cg_status enqueue_lookback(cg_ctx *ctx, scan_state *s, scan_rung *q, cg_e
     CG_FAIL_IF(!e, CG_E_RUNTIME, "out of host memory for an event");
     CG_TRY(clEnqueueFillBuffer(ctx->queue, s->st, &zero, sizeof zero, 0, (1 + q->tiles) * sizeof zero, 0,
                                NULL, e));
-    st = launch(ctx, q->k, q->tiles, q->wg, ev);
+    st = cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg);
 out:
     return st;
 }
@@ -404,14 +398,14 @@ static cg_status scan_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cg_status st = CG_OK;
     if (q->r->p[P_PLAN] == PLAN_LOOKBACK) return enqueue_lookback(ctx, s, q, ev);
     if (q->r->p[P_PLAN] == PLAN_REDUCE) {
-        st = launch(ctx, q->k_pre, q->tiles, q->wg, ev);
-        if (st == CG_OK) st = launch(ctx, q->k_mid, 1, q->wg, ev);
-        return st == CG_OK ? launch(ctx, q->k, q->tiles, q->wg, ev) : st;
+        st = cg_enqueue_groups(ctx, ev, q->k_pre, q->tiles, q->wg);
+        if (st == CG_OK) st = cg_enqueue_groups(ctx, ev, q->k_mid, 1, q->wg);
+        return st == CG_OK ? cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg) : st;
     }
-    st = launch(ctx, q->k, q->tiles, q->wg, ev);
+    st = cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg);
     if (st != CG_OK || q->tiles == 1) return st;
-    st = launch(ctx, q->k_mid, 1, q->wg, ev);
-    return st == CG_OK ? launch(ctx, q->k_post, div_up(s->o.n, q->wg), q->wg, ev) : st;
+    st = cg_enqueue_groups(ctx, ev, q->k_mid, 1, q->wg);
+    return st == CG_OK ? cg_enqueue_groups(ctx, ev, q->k_post, div_up(s->o.n, q->wg), q->wg) : st;
 }
 
 /* int32: every prefix equal. float: |got - ref| <= (gamma_d + 2u) |ref| (the inputs are positive: |ref| is
