@@ -136,45 +136,66 @@ char *cg_fs_read(const char *path, size_t *len)
 static char pending_tmp[CG_FS_TMP_MAX][4096];
 static volatile sig_atomic_t pending[CG_FS_TMP_MAX];
 static int n_pending;
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
-#define NCAUGHT (sizeof caught / sizeof caught[0])
-static struct sigaction saved[NCAUGHT];
-static bool installed[NCAUGHT];
-static pthread_t owner; /* the thread that creates them, with its signals blocked around each step */
+static const int caught[CG_FS_GUARD_NSIG] = {SIGINT, SIGTERM, SIGHUP};
+static cg_fs_guard guard; /* its owner creates the temporaries, with its signals blocked around each step */
 
-bool cg_fs_signal_forward(int sig, pthread_t to)
+void cg_fs_guard_block(sigset_t *old)
 {
-    if (pthread_equal(pthread_self(), to)) return false;
-    pthread_kill(to, sig);
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < CG_FS_GUARD_NSIG; i++)
+        sigaddset(&set, caught[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void cg_fs_guard_install(cg_fs_guard *g, void (*handler)(int))
+{
+    g->owner = pthread_self();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigfillset(&sa.sa_mask);
+    for (size_t i = 0; i < CG_FS_GUARD_NSIG; i++)
+        g->installed[i] = sigaction(caught[i], NULL, &g->saved[i]) == 0 &&
+                          g->saved[i].sa_handler != SIG_IGN && sigaction(caught[i], &sa, NULL) == 0;
+}
+
+void cg_fs_guard_restore(const cg_fs_guard *g)
+{
+    for (size_t i = 0; i < CG_FS_GUARD_NSIG; i++)
+        if (g->installed[i]) sigaction(caught[i], &g->saved[i], NULL);
+}
+
+bool cg_fs_guard_forward(const cg_fs_guard *g, int sig)
+{
+    if (pthread_equal(pthread_self(), g->owner)) return false;
+    pthread_kill(g->owner, sig);
     return true;
+}
+
+void cg_fs_guard_reraise(const cg_fs_guard *g, int sig)
+{
+    for (size_t i = 0; i < CG_FS_GUARD_NSIG; i++)
+        if (caught[i] == sig) sigaction(sig, &g->saved[i], NULL);
+    raise(sig);
 }
 
 /* Async-signal-safe only. On another thread the signal goes to the owner: there it waits while a name is
  * being created or renamed, so the handler never misses a file that exists. */
 static void on_signal(int sig)
 {
-    if (cg_fs_signal_forward(sig, owner)) return;
+    if (cg_fs_guard_forward(&guard, sig)) return;
     for (int k = 0; k < CG_FS_TMP_MAX; k++)
         if (pending[k]) unlink(pending_tmp[k]);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        if (caught[i] == sig) sigaction(sig, &saved[i], NULL);
-    raise(sig);
+    cg_fs_guard_reraise(&guard, sig);
 }
 
 static void handlers(bool on)
 {
-    if (on) {
-        owner = pthread_self();
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigfillset(&sa.sa_mask);
-        for (size_t i = 0; i < NCAUGHT; i++)
-            installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
-                           sigaction(caught[i], &sa, NULL) == 0;
-    } else
-        for (size_t i = 0; i < NCAUGHT; i++)
-            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    if (on)
+        cg_fs_guard_install(&guard, on_signal);
+    else
+        cg_fs_guard_restore(&guard);
 }
 
 int cg_fs_tmp_create(const char *tmpl, int *slot)

@@ -2,6 +2,7 @@
 #ifndef CG_FS_H
 #define CG_FS_H
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,12 +31,29 @@ char *cg_fs_read_max(const char *path, size_t max, size_t *len);
 /* cg_fs_read_max(path, CG_FS_READ_MAX, len). */
 char *cg_fs_read(const char *path, size_t *len);
 
-/* For a signal handler that guards files this process's owner thread creates with its signals blocked: a
- * process-directed signal may run the handler on any thread (OpenCL runtimes start their own), where that
- * thread's blocked mask does not apply. Called first in such a handler, it re-sends the signal to `owner`
- * (where it waits until the owner unblocks it) and returns true when the handler runs on another thread, so
- * the handler must return at once; false on the owner thread. Async-signal-safe. */
-bool cg_fs_signal_forward(int sig, pthread_t owner);
+/* The handlers of SIGINT, SIGTERM and SIGHUP that a module installs while it has files to remove when one
+ * arrives (the temporaries below, the chart directory of report/plot.c). A signal the process ignores, as
+ * under nohup, stays ignored. The thread that installs them owns the files and creates them with the three
+ * signals blocked; a process-directed signal may still run the handler on any thread (OpenCL runtimes start
+ * their own), where that mask does not apply, so the handler re-sends it to the owner first. */
+#define CG_FS_GUARD_NSIG 3
+typedef struct cg_fs_guard {
+    struct sigaction saved[CG_FS_GUARD_NSIG];
+    bool installed[CG_FS_GUARD_NSIG];
+    pthread_t owner;
+} cg_fs_guard;
+/* Blocks the three signals in this thread; the former mask goes to *old (restore it with sigprocmask). */
+void cg_fs_guard_block(sigset_t *old);
+/* Installs handler for the three (it runs with every signal blocked) and makes this thread the owner. */
+void cg_fs_guard_install(cg_fs_guard *g, void (*handler)(int));
+/* Puts back what cg_fs_guard_install replaced. */
+void cg_fs_guard_restore(const cg_fs_guard *g);
+/* First in the handler: true when it runs on another thread than the owner, to which it has re-sent the
+ * signal (it waits there until the owner unblocks it): the handler must return at once. Async-signal-safe. */
+bool cg_fs_guard_forward(const cg_fs_guard *g, int sig);
+/* Last in the handler: gives sig its former disposition and raises it, so it takes its former course once
+ * the handler returns. Async-signal-safe. */
+void cg_fs_guard_reraise(const cg_fs_guard *g, int sig);
 
 /* How many guarded temporary files may exist at once (a run's reports are staged together). */
 #define CG_FS_TMP_MAX 8

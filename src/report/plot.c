@@ -75,11 +75,7 @@ static struct {
     volatile sig_atomic_t active; /* dir exists */
     volatile pid_t pid;           /* gnuplot running, else 0 */
 } live;
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
-#define NCAUGHT (sizeof caught / sizeof caught[0])
-static struct sigaction saved[NCAUGHT];
-static bool installed[NCAUGHT];
-static pthread_t owner;
+static cg_fs_guard guard;
 
 static void remove_files(void)
 {
@@ -93,7 +89,7 @@ static void remove_files(void)
 /* Async-signal-safe only: stop gnuplot, remove the directory, then let the signal take its former course. */
 static void on_signal(int sig)
 {
-    if (cg_fs_signal_forward(sig, owner)) return; /* runs on the thread that made the directory */
+    if (cg_fs_guard_forward(&guard, sig)) return; /* runs on the thread that made the directory */
     pid_t pid = live.pid;
     if (pid > 0) {
         kill(-pid, SIGKILL);
@@ -101,18 +97,7 @@ static void on_signal(int sig)
     }
     if (live.active) remove_files();
     live.active = 0;
-    for (size_t i = 0; i < NCAUGHT; i++)
-        if (caught[i] == sig) sigaction(sig, &saved[i], NULL);
-    raise(sig);
-}
-
-static void block_signals(sigset_t *old)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        sigaddset(&set, caught[i]);
-    sigprocmask(SIG_BLOCK, &set, old);
+    cg_fs_guard_reraise(&guard, sig);
 }
 
 /* A directory name gnuplot can take in a single-quoted string: no quote, backquote, @ or control character.
@@ -143,7 +128,7 @@ static void name_tmp(const char *base)
 
 /* Creates the directory (in $TMPDIR, else /tmp where TMPDIR is unset, unsafe or unusable), with this thread's
  * signals blocked. OpenCL runtimes start threads and a signal may run the handler on any of them, where this
- * thread's mask does not apply: the handler then re-sends it here (cg_fs_signal_forward), where it waits
+ * thread's mask does not apply: the handler then re-sends it here (cg_fs_guard_forward), where it waits
  * until the name is marked live. A name taken already (EEXIST) is never used: another is drawn. SIGHUP or
  * SIGINT ignored by the caller (nohup) stay ignored. */
 static bool make_tmp(void)
@@ -151,17 +136,8 @@ static bool make_tmp(void)
     const char *base = getenv("TMPDIR");
     if (!base || !*base || !safe_path(base)) base = "/tmp";
     sigset_t old;
-    block_signals(&old);
-    owner = pthread_self();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        sigaddset(&sa.sa_mask, caught[i]);
-    for (size_t i = 0; i < NCAUGHT; i++)
-        installed[i] = sigaction(caught[i], NULL, &saved[i]) == 0 && saved[i].sa_handler != SIG_IGN &&
-                       sigaction(caught[i], &sa, NULL) == 0;
+    cg_fs_guard_block(&old);
+    cg_fs_guard_install(&guard, on_signal);
     bool ok = false;
     for (int tries = 0; tries < 100 && !ok; tries++) {
         name_tmp(tries < 50 ? base : "/tmp"); /* an unusable TMPDIR: /tmp, as for an unsafe one */
@@ -174,9 +150,7 @@ static bool make_tmp(void)
             break;
     }
     int e = errno;
-    if (!ok)
-        for (size_t i = 0; i < NCAUGHT; i++)
-            if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    if (!ok) cg_fs_guard_restore(&guard);
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return ok;
@@ -185,11 +159,10 @@ static bool make_tmp(void)
 static void remove_tmp(void)
 {
     sigset_t old;
-    block_signals(&old);
+    cg_fs_guard_block(&old);
     remove_files();
     live.active = 0;
-    for (size_t i = 0; i < NCAUGHT; i++)
-        if (installed[i]) sigaction(caught[i], &saved[i], NULL);
+    cg_fs_guard_restore(&guard);
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -269,7 +242,7 @@ static int run_gnuplot(double timeout)
     posix_spawn_file_actions_addopen(&fa, 1, live.svg, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&fa, 2, live.log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawnattr_init(&at);
-    block_signals(&old); /* the handler must know the pid before a signal can run it */
+    cg_fs_guard_block(&old); /* the handler must know the pid before a signal can run it */
     posix_spawnattr_setsigmask(&at, &old);
     posix_spawnattr_setpgroup(&at, 0);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
