@@ -53,9 +53,10 @@ static void set_grey_transforms(png_structp png, png_infop info)
     png_read_update_info(png, info);
 }
 
-/* Reads the rows of an opened, signature-checked file; *pix is set only on success. Any libpng error jumps
- * back here; the volatile pointers keep their values across the jump so they can be freed. */
-static cg_status read_rows(const char *path, FILE *f, png_err *err, uint8_t **pix, size_t *w, size_t *h)
+/* Reads an opened, signature-checked file: its header only when pix is NULL (*w, *h), else its rows as 8-bit
+ * grey too (*pix set only on success). Any libpng error jumps back here; the volatile pointers keep their
+ * values across the jump so they can be freed. */
+static cg_status read_png(const char *path, FILE *f, png_err *err, uint8_t **pix, size_t *w, size_t *h)
 {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, err, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -73,6 +74,12 @@ static cg_status read_rows(const char *path, FILE *f, png_err *err, uint8_t **pi
     png_init_io(png, f);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
+    if (!pix) {
+        *w = png_get_image_width(png, info);
+        *h = png_get_image_height(png, info);
+        st = CG_OK;
+        goto out;
+    }
     set_grey_transforms(png, info);
     size_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
     if (png_get_channels(png, info) != 1 || png_get_bit_depth(png, info) != 8 ||
@@ -128,7 +135,7 @@ cg_status cg_png_read_grey(const char *path, uint8_t **pix, size_t *w, size_t *h
     png_err err = {{0}};
     FILE *f = open_png(path);
     if (!f) return CG_E_IO;
-    cg_status st = read_rows(path, f, &err, pix, w, h);
+    cg_status st = read_png(path, f, &err, pix, w, h);
     fclose(f);
     return st;
 }
@@ -187,37 +194,12 @@ cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size
     return CG_E_IO;
 }
 
-/* Reads the header of an opened, signature-checked file. */
-static cg_status read_header(const char *path, FILE *f, png_err *err, size_t *w, size_t *h)
-{
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, err, on_error, on_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    cg_status st = CG_E_IO;
-    if (!info) {
-        CG_ERROR("%s: out of memory while reading the PNG file", path);
-        goto out;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        CG_ERROR("%s: corrupt PNG data (%s)", path, feof(f) ? "file ends early: truncated" : err->msg);
-        goto out;
-    }
-    png_init_io(png, f);
-    png_set_sig_bytes(png, 8);
-    png_read_info(png, info);
-    *w = png_get_image_width(png, info);
-    *h = png_get_image_height(png, info);
-    st = CG_OK;
-out:
-    png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
-    return st;
-}
-
 cg_status cg_png_read_size(const char *path, size_t *w, size_t *h)
 {
     png_err err = {{0}};
     FILE *f = open_png(path);
     if (!f) return CG_E_IO;
-    cg_status st = read_header(path, f, &err, w, h);
+    cg_status st = read_png(path, f, &err, NULL, w, h);
     fclose(f);
     return st;
 }
