@@ -61,8 +61,9 @@ static bool unsupported(const cg_ctx *ctx, const cg_workload *w, const void *sta
                  (r->needs & ~ctx->offered) ? "" : " (masked by --mask-features)");
         return true;
     }
-    size_t need = r->local_bytes, lim = local_limit(ctx);
-    if (w->local_need && w->local_need(state, r) > need) need = w->local_need(state, r);
+    size_t need = r->local_bytes, lim = local_limit(ctx),
+           at_opts = w->local_need ? w->local_need(state, r) : 0;
+    if (at_opts > need) need = at_opts;
     if (need > lim) {
         snprintf(row->reason, sizeof row->reason,
                  "needs %zu B of local memory with these options, device has %zu B", need, lim);
