@@ -2,7 +2,7 @@
 # The ladders' job on the GPU machine, from the checkout's root: the seed-faithful filter3x3, convolution,
 # transpose and histogram rungs (issue 15), the scan, lcs, cloth and opticalflow ladders (issues 14, 17, 18,
 # 19), peak's seed experiments (issue 16), and the peers in the same job. Not yet run (session 4 had no device
-# time left); GPU_JOBS="scan peers" picks jobs. About 5-8 minutes on an H100 (estimated).
+# time left); GPU_JOBS="scan peers" picks jobs. Each run verifies every timed run on the host (about 0.7 s a run at 2^28 scan elements), hence few runs.
 #   scripts/gpu-ladders.sh OUTDIR
 # Every command and its exit status goes to OUTDIR/commands.txt, each run's table to OUTDIR/NAME.txt, its JSON
 # to OUTDIR/NAME.json; the peers (.peers/peers.py, a copy of ../shared/peers/peers.py) to OUTDIR/peers.json.
@@ -13,10 +13,8 @@ out=${1:?OUTDIR}
 mkdir -p "$out" /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 . .gpu/env.sh
 git=$(cat .gpu/commit 2>/dev/null || echo unknown)
-if [ ! -x build-gpu/clgauge ]; then
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCLGAUGE_TESTS=OFF -DCLGAUGE_GIT="$git" >"$out/build.log" 2>&1 &&
-    cmake --build build-gpu -j16 >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-fi
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCLGAUGE_TESTS=OFF -DCLGAUGE_GIT="$git" >"$out/build.log" 2>&1 &&
+  cmake --build build-gpu -j16 >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version --format=csv >"$out/gpu.txt" 2>&1
 export CLGAUGE_CACHE_DIR=/tmp/clgauge-cache
 cg=./build-gpu/clgauge
@@ -28,14 +26,41 @@ run() {
   timeout 150 $cg run "$@" --device gpu --json "$out/$name.json" >"$out/$name.txt" 2>&1
   echo "rc=$?" >>"$out/commands.txt"
   grep -E "FAILED|unsupported|error" "$out/$name.txt" | head -5
+  return 0
 }
+# pack: the device tool brings back only a few files per call, so everything goes back as one archive too.
+pack() { tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")"; }
+trap pack EXIT
+trap "exit 143" TERM INT
 for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak transpose convolution}; do
   case $job in
-  scan) run scan-int32 scan --runs 20 && run scan-float scan --type float --runs 10 &&
+  scan) run scan-int32 scan --runs 5 && run scan-float scan --type float --runs 5 &&
     run scan-ragged scan --size 1000003 --type float --inclusive --runs 5 ;;
+  diag) # where the time of a slow run goes: set-up, each rung's build, poison, device and verify wall time
+    for a in "scan --runs 3" "convolution --filter 32 --runs 3"; do
+      echo "\$ CLGAUGE_DEBUG=1 clgauge run $a --device gpu" >>"$out/commands.txt"
+      CLGAUGE_DEBUG=1 timeout 120 $cg run $a --device gpu >"$out/diag-${a%% *}.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done ;;
+  scan-rungs) # one rung at a time, small size, so a rung that hangs shows which
+    for r in hillis-steele blelloch pad-arith padded registers reduce-then-scan look-back look-back-32 best nv-shfl \
+      chunked chunked-vec8; do
+      echo "\$ CLGAUGE_DEBUG=1 clgauge run scan:$r --size 16777216 --runs 3 --device gpu" >>"$out/commands.txt"
+      CLGAUGE_DEBUG=1 timeout 20 $cg run scan:$r --size 16777216 --runs 3 --device gpu --json "$out/scan-$r.json" \
+        >"$out/scan-$r.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done ;;
+  scan-float) run scan-float-2e26 scan --type float --size 67108864 --runs 3 ;;
   filter3x3) run filter3x3 filter3x3 --runs 10 ;;
   transpose) run transpose transpose --runs 10 ;;
-  convolution) run convolution convolution --filter 5,32 --runs 5 ;;
+  convolution) run convolution-32 convolution --filter 32 --runs 3 && run convolution-5 convolution --filter 5 --runs 3 ;;
+  races) # the mutants only a GPU's scheduling exposes (tests/mutation: expect race-gpu) must be caught there
+    ids=${RACE_IDS:-}
+    [ -n "$ids" ] || ids=$(awk '/^id:/ {id = $2} /^expect: race-gpu/ {print id}' tests/mutation/*.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --races --device gpu" >>"$out/commands.txt"
+    timeout 200 scripts/mutation.sh --only "$ids" --races --clgauge "$cg" --device gpu --md "$out/races.md" \
+      >"$out/races.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   histogram) run hist-u8-random histogram --pattern random && run hist-u8-allequal histogram --pattern allequal &&
     run hist-u32-random histogram --pixel u32 --pattern random ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core/clerr.h"
 #include "core/log.h"
 #include "core/program.h"
@@ -125,6 +126,14 @@ static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t,
     if (row->roofline_pct > 105) row->warnings |= CG_WARN_ABOVE_ROOF;
 }
 
+/* Seconds on the monotonic clock: the host-side phases' wall time for the debug log. */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Warm-up and timed runs, each verified. Before each, untimed, every buffer a rung writes (outputs and
  * intermediates, core/buffers.h) is poisoned, so that the rung starts as if it ran alone. Stops at the first
  * failed check. */
@@ -134,14 +143,18 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
     cg_status st = CG_OK;
     cg_events ev;
     cg_events_init(&ev);
-    for (int k = 0; k < o->warmup + o->runs; k++) {
+    double wall[4] = {wall_now(), 0, 0, 0}; /* start; poison, run, verify totals */
+    int done = 0;
+    for (int k = 0; k < o->warmup + o->runs; k++, done++) {
         cg_check c;
-        double sec = 0;
+        double sec = 0, t0 = wall_now(), t1 = t0, t2 = t0;
         if ((st = cg_buffers_poison(ctx, (unsigned)k)) != CG_OK ||
-            (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) ||
+            (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) || (t1 = wall_now(), false) ||
             (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK || (st = cg_events_elapsed(&ev, &sec)) != CG_OK ||
-            (st = w->verify(ctx, state, rs, &c)) != CG_OK)
+            (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
             break;
+        double t3 = wall_now();
+        wall[1] += t1 - t0, wall[2] += t2 - t1, wall[3] += t3 - t2;
         cg_events_clear(&ev);
         fill_check(row, &c);
         if (!c.ok) {
@@ -152,6 +165,9 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
         }
         if (k >= o->warmup) t[k - o->warmup] = sec;
     }
+    CG_DEBUG(
+        "%s:%s: %d of %d runs in %.2f s wall: poison %.2f s, enqueue to events done %.2f s, verify %.2f s",
+        row->workload, row->rung, done, o->warmup + o->runs, wall_now() - wall[0], wall[1], wall[2], wall[3]);
     if (st == CG_E_RUNTIME || st == CG_E_IO) {
         row->status = CG_RUNG_CL_ERROR;
         copy_str(row->reason, sizeof row->reason,
@@ -180,6 +196,8 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
     row->build_s = bi.ms / 1e3;
     row->cache_hit = bi.cache_hit;
+    CG_DEBUG("%s:%s: program built in %.2f s%s", row->workload, row->rung, row->build_s,
+             bi.cache_hit ? " (from the cache)" : "");
     if (st == CG_OK && r->kernel &&
         (st = cg_program_check_kernel(ctx, prog, w->cl_file, r->kernel)) != CG_OK) {
         row->status = CG_RUNG_BUILD_FAILED;
@@ -237,7 +255,9 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
     void *state = NULL;
     char size_desc[64] = "";
     cg_buffers_clear(ctx); /* the registry holds this workload's buffers only */
+    double t0 = wall_now();
     cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
+    CG_DEBUG("%s: set up (inputs, reference) in %.2f s wall", w->name, wall_now() - t0);
     if (st != CG_OK) {
         cg_buffers_clear(ctx);
         return st;

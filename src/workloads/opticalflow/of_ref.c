@@ -13,6 +13,7 @@
 #include "workloads/opticalflow/opticalflow.h"
 
 #define U           0x1p-24 /* float unit roundoff */
+#define OF_SETTLE   3       /* eta: the longest of the last 3 steps (one short step can end a wander) */
 #define TEX_WEIGHT  0x1p-8  /* NVIDIA's texture filtering: interpolation weights with 8 fractional bits */
 #define MAX_THREADS 16
 
@@ -119,20 +120,22 @@ static double sample(const level *l, double px, double py, double *dj)
     return t + ay * (b - t);
 }
 
-/* One pixel's solve at level L from guess (gx, gy); at the finest level fills *px with the error terms. */
-static void solve_px(const of_state *s, const level *l, size_t x, size_t y, double gx, double gy, double *d,
+/* One pixel's solve at level L from guess (gx, gy); at the finest level fills *px with the error terms.
+ * Returns whether a last-iteration sample lay off the frame (J clamped: flat, the fixed point not pinned). */
+static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, double gx, double gy, double *d,
                      of_ref_px *px)
 {
     size_t w = l->w, h = l->h, k0 = y * w + x;
     long r = s->window / 2;
     double nwin = (double)s->window * s->window, vx = 0, vy = 0, eta = 0, hand = 0, tex = 0, acc = 0;
+    bool clamped = false;
     double xx = l->gxx[k0], xy = l->gxy[k0], yy = l->gyy[k0], det = xx * yy - xy * xy;
     double lmin = min_eig(xx, xy, yy);
     bool valid = lmin >= OF_MIN_EIG * nwin;
     double dp = 4 * U * (double)(w > h ? w : h) * 2; /* float position rounding, generously */
     for (int k = 0; valid && k < s->iters; k++) {
         double bx = 0, by = 0, px_ = gx + vx, py_ = gy + vy;
-        bool last = px && k == s->iters - 1;
+        bool last = k == s->iters - 1;
         for (long j = -r; j <= r; j++) {
             size_t yy_ = clampz((long)y + j, h);
             for (long i = -r; i <= r; i++) {
@@ -141,6 +144,9 @@ static void solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
                 bx += e * l->ix[q];
                 by += e * l->iy[q];
                 if (!last) continue;
+                double sx = (double)xx_ + px_, sy = (double)yy_ + py_;
+                clamped |= sx < 0 || sx > (double)(w - 1) || sy < 0 || sy > (double)(h - 1);
+                if (!px) continue;
                 double gi = fabs(l->ix[q]) + fabs(l->iy[q]);
                 hand += gi * (dj * dp + 8 * U * 255);
                 tex += gi * dj * TEX_WEIGHT;
@@ -150,11 +156,11 @@ static void solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
         double ex = (yy * bx - xy * by) / det, ey = (xx * by - xy * bx) / det;
         vx += ex;
         vy += ey;
-        eta = hypot(ex, ey);
+        if (k >= s->iters - OF_SETTLE) eta = fmax(eta, hypot(ex, ey)); /* the last OF_SETTLE steps */
     }
     d[0] = valid ? gx + vx : gx;
     d[1] = valid ? gy + vy : gy;
-    if (!px) return;
+    if (!px) return clamped;
     double gam = (nwin + 4) * U / (1 - (nwin + 4) * U);
     px->lmin = (float)(lmin / nwin);
     px->eta = (float)eta;
@@ -162,12 +168,15 @@ static void solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
     px->db_tex = (float)tex;
     px->ambiguous = l->amb[k0] & 1;
     px->loose = (l->amb[k0] & 2) != 0;
+    px->clamped = clamped;
+    px->loose_tex = (l->amb[k0] & 8) != 0;
     px->status = valid ? OF_TRACKED : OF_INVALID;
     if (!valid) d[0] = d[1] = 0;
     double ex_ = (double)x + d[0], ey_ = (double)y + d[1];
     if (valid && (ex_ < 0 || ex_ > (double)(w - 1) || ey_ < 0 || ey_ > (double)(h - 1))) px->status = OF_LOST;
     px->dx = (float)d[0];
     px->dy = (float)d[1];
+    return clamped;
 }
 
 static void *solve_rows(void *arg)
@@ -183,9 +192,9 @@ static void *solve_rows(void *arg)
                 size_t ck = (y >> 1 < c->h ? y >> 1 : c->h - 1) * c->w + (x >> 1 < c->w ? x >> 1 : c->w - 1);
                 gx = 2 * c->fx[ck];
                 gy = 2 * c->fy[ck];
-                l->amb[k] |= c->amb[ck] ? 2 : 0;
+                l->amb[k] |= (c->amb[ck] & 3 ? 2 : 0) | (c->amb[ck] & 12 ? 8 : 0);
             }
-            solve_px(s, l, x, y, gx, gy, d, jb->L == 0 ? &s->ref[k] : NULL);
+            if (solve_px(s, l, x, y, gx, gy, d, jb->L == 0 ? &s->ref[k] : NULL)) l->amb[k] |= 4;
             l->fx[k] = d[0];
             l->fy[k] = d[1];
         }

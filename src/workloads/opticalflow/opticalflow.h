@@ -38,10 +38,12 @@ typedef struct of_ref_px {
     bool
         ambiguous; /* valid or invalid may honestly differ: the min eigenvalue within rounding of the limit */
     bool loose;    /* so at an ancestor: the guess may differ, the flow is not compared */
-    float lmin;    /* smallest eigenvalue of G / window pixels */
-    float eta;     /* length of the last iteration's step: the distance from convergence */
-    float db_hand; /* bound on |delta b| from a float bilinear sample and float sums */
-    float db_tex;  /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
+    bool clamped;  /* a last-iteration sample lies off the frame: J is flat there, the flow is not compared */
+    bool loose_tex; /* so at an ancestor: the texture's clamped, coarse weights may pick another solution */
+    float lmin;     /* smallest eigenvalue of G / window pixels */
+    float eta;      /* the longest of the last 3 steps: the distance from convergence */
+    float db_hand;  /* bound on |delta b| from a float bilinear sample and float sums */
+    float db_tex;   /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
 } of_ref_px;
 
 typedef struct of_state {

@@ -84,6 +84,7 @@ typedef struct scan_opts {
 typedef struct scan_state {
     scan_opts o;
     size_t max_wg;
+    bool nv;          /* NVIDIA's platform: the look-back's fence is PTX membar.gl (-DNV_FENCE) */
     void *ref, *got;  /* n uint32_t or float: the reference, the read-back output */
     size_t tiles_max; /* tile totals the worst rung needs */
     cl_mem in, out;   /* n elements each */
@@ -236,6 +237,7 @@ static cg_status scan_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     scan_state *s = calloc(1, sizeof *s);
     CG_FAIL_IF(!s, CG_E_RUNTIME, "scan: out of host memory");
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->nv = ctx->dev->nvidia;
     if ((st = pick_opts(ctx, o, &s->o)) != CG_OK) goto out;
     for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
         size_t t = div_up(s->o.n, rung_tile(s, &rungs[i]));
@@ -266,12 +268,12 @@ static void scan_model(const void *state, const cg_rung *r, cg_model *m)
     m->ceiling = CG_CEIL_COPY;
 }
 
-/* "-DWG=256 -DITEMS=4", plus -DTYPE_FLOAT for --type float. */
+/* "-DWG=256 -DITEMS=4", plus -DTYPE_FLOAT for --type float and -DNV_FENCE on NVIDIA's platform. */
 static void scan_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const scan_state *s = state;
-    snprintf(buf, len, "-DWG=%zu -DITEMS=%d%s", rung_wg(s, r), r->p[P_ITEMS],
-             s->o.is_float ? " -DTYPE_FLOAT" : "");
+    snprintf(buf, len, "-DWG=%zu -DITEMS=%d%s%s", rung_wg(s, r), r->p[P_ITEMS],
+             s->o.is_float ? " -DTYPE_FLOAT" : "", s->nv ? " -DNV_FENCE" : "");
 }
 
 static double log2_ceil(size_t x)

@@ -312,10 +312,21 @@ __kernel REQD_WG void scan_add(__global T *out, __global const T *carries, uint 
 #define SPIN_MAX (1u << 24) /* polls before a wait gives up (a broken predecessor: wrong result, no hang) */
 #endif
 
+/* The fence between a tile's value and its flag (release, in publish) and between reading a flag and the
+ * value it guards (acquire, in the look-backs), at device scope. OpenCL 1.2's mem_fence only orders a
+ * work-item's accesses as its own work-group sees them; NVIDIA compiles it to membar.cta, and at 2^28
+ * elements an H100 showed a flag before its value (wrong carries in 1 or 2 of 16384 tiles). There
+ * membar.gl orders them for the whole device. */
+#ifdef NV_FENCE
+#define DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
 void publish(volatile __global uint *st, uint g, uint tile, uint status, T v)
 {
     atomic_xchg(&st[1 + (status == ST_AGG ? g : 2 * g) + tile], T_BITS(v));
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
     atomic_xchg(&st[1 + tile], status);
 }
 
@@ -328,7 +339,7 @@ T look_back(volatile __global uint *st, uint g, uint tile)
         uint f, spins = 0;
         while ((f = atomic_or(&st[1 + p], 0u)) == 0 && ++spins < SPIN_MAX)
             ;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        DEVICE_FENCE();
         if (f == ST_INCL) return excl + T_OF(atomic_or(&st[1 + 2 * g + p], 0u));
         if (f != ST_AGG) return T_OF(0x7fc0dead); /* gave up: NaN (float), a wrong sum (int) */
         excl += T_OF(atomic_or(&st[1 + g + p], 0u));
@@ -353,7 +364,7 @@ T look_back_window(volatile __global uint *st, uint g, uint tile, __local uint *
                 uint p = top - 1 - lid;
                 while ((f = atomic_or(&st[1 + p], 0u)) == 0 && ++spins < SPIN_MAX)
                     ;
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
+                DEVICE_FENCE();
                 v = T_OF(f == ST_INCL  ? atomic_or(&st[1 + 2 * g + p], 0u)
                          : f == ST_AGG ? atomic_or(&st[1 + g + p], 0u)
                                        : 0x7fc0deadu); /* gave up: NaN (float), a wrong sum (int) */
