@@ -74,8 +74,9 @@ static const cg_opt_row cg_opt_rows[] = {
     {"kernel-dir", CG_ARG_STR, O(kernel_dir), C_RUN | C_PEAK, "DIR",
      "load the .cl files from DIR instead of the built-in copies", 0, DIR_},
     {"mask-features", CG_ARG_STR, O(mask), C_RUN | C_PEAK, "LIST",
-     "treat the device as lacking these features: images,fp64,fp16,nvidia-ptx,image-r8,image-rf", 0,
-     CG_COMPLETE_FEATURES, .takes = NULL},
+     "treat the device as lacking these features (images, fp64, fp16, nvidia-ptx, image-r8, image-rf, "
+     "int64-atomics)",
+     0, CG_COMPLETE_FEATURES, .takes = NULL},
     {"only", CG_ARG_STR, O(only), C_PEAK, "LIST",
      "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)", 0,
      CG_COMPLETE_PEAK_TESTS, .takes = NULL},

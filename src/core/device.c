@@ -7,8 +7,8 @@
 #include <string.h>
 #include "core/clerr.h"
 
-static const char *const feature_names[CG_FEAT_COUNT] = {"images",     "fp64",     "fp16",
-                                                         "nvidia-ptx", "image-r8", "image-rf"};
+static const char *const feature_names[CG_FEAT_COUNT] = {"images",   "fp64",     "fp16",         "nvidia-ptx",
+                                                         "image-r8", "image-rf", "int64-atomics"};
 
 const char *cg_feature_name(unsigned bit)
 {
@@ -110,8 +110,9 @@ static void fill_device(cg_device *d)
     d->fp64 = fp64 != 0 || has_extension(id, "cl_khr_fp64");
     d->fp16 = CG_FP16_UNKNOWN;
     d->nvidia = strstr(d->platform_name, "NVIDIA") != NULL || strstr(d->platform_vendor, "NVIDIA") != NULL;
-    d->features =
-        (d->images ? CG_FEAT_IMAGES : 0) | (d->fp64 ? CG_FEAT_FP64 : 0) | (d->nvidia ? CG_FEAT_NV_PTX : 0);
+    d->features = (d->images ? CG_FEAT_IMAGES : 0) | (d->fp64 ? CG_FEAT_FP64 : 0) |
+                  (d->nvidia ? CG_FEAT_NV_PTX : 0) |
+                  (has_extension(id, "cl_khr_int64_base_atomics") ? CG_FEAT_INT64_ATOMICS : 0);
 }
 
 static cg_status add_platform(cg_device_list *l, cl_platform_id pl, unsigned pidx)

@@ -15,14 +15,16 @@ typedef enum cg_feature {
     CG_FEAT_FP16 = 1u << 2,   /* a half-arithmetic kernel compiles (probe), listed or not */
     CG_FEAT_NV_PTX = 1u << 3, /* NVIDIA platform: inline PTX through asm() */
     /* Single-channel 2D image formats, optional in OpenCL 1.2 (found on the context: see cg_ctx.offered). */
-    CG_FEAT_IMAGE_R8 = 1u << 4, /* CL_R, CL_UNSIGNED_INT8 */
-    CG_FEAT_IMAGE_RF = 1u << 5, /* CL_R, CL_FLOAT */
+    CG_FEAT_IMAGE_R8 = 1u << 4,      /* CL_R, CL_UNSIGNED_INT8 */
+    CG_FEAT_IMAGE_RF = 1u << 5,      /* CL_R, CL_FLOAT */
+    CG_FEAT_INT64_ATOMICS = 1u << 6, /* cl_khr_int64_base_atomics: 64-bit atom_* on global memory */
 } cg_feature;
-#define CG_FEAT_COUNT 6
+#define CG_FEAT_COUNT 7
 /* The names --mask-features takes, for messages. */
-#define CG_FEAT_LIST "images, fp64, fp16, nvidia-ptx, image-r8, image-rf"
+#define CG_FEAT_LIST "images, fp64, fp16, nvidia-ptx, image-r8, image-rf, int64-atomics"
 
-/* "images", "fp64", "fp16", "nvidia-ptx", "image-r8", "image-rf" for one bit; NULL for an unknown bit. */
+/* "images", "fp64", "fp16", "nvidia-ptx", "image-r8", "image-rf", "int64-atomics" for one bit; NULL for an
+ * unknown bit. */
 const char *cg_feature_name(unsigned bit);
 /* Parses "images,fp64" into bits; returns false (and sets *bad to the first unknown word) on error. */
 bool cg_feature_parse(const char *list, unsigned *bits, char *bad, size_t badlen);

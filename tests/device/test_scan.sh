@@ -44,7 +44,7 @@ rows = [r for r in rep["results"] if r["workload"] == "scan"]
 bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("hillis-steele", "blelloch", "pad-arith", "padded", "registers",
-                                        "reduce-then-scan", "look-back", "look-back-32", "best", "nv-shfl",
+                                        "reduce-then-scan", "look-back", "look-back-32", "best", "packed", "nv-shfl",
                                         "chunked", "chunked-vec8")
         if w not in names]
 for r in rows:
@@ -128,5 +128,11 @@ for args in "--size 0" "--type int64" "--inclusive --exclusive"; do
     # shellcheck disable=SC2086 # the arguments are words
     [ "$("$BIN" run scan $args 2>&1 | wc -l)" -eq 1 ] || fail "run scan $args: not one line"
 done
+
+# A device without 64-bit global atomics: packed (and nv-shfl) unsupported with the reason, the rest runs.
+out=$("$BIN" run scan:best,scan:packed --size 4099 --mask-features int64-atomics 2>&1) ||
+    { echo "$out"; fail "masked int64-atomics: exit $?"; }
+grep -q "scan:packed unsupported: device lacks int64-atomics" <<<"$out" || { echo "$out"; fail "packed not unsupported"; }
+grep -Eq "^scan:best +OK" <<<"$out" || { echo "$out"; fail "best did not run"; }
 
 finish

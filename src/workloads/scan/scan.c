@@ -44,8 +44,11 @@ static const cg_rung rungs[] = {
      "scan_lookback", "-DPAD -DLB_WINDOW=32", 0, SCAN_LOCAL(1024, 256) + 32 * 8, {256, 4, PLAN_LOOKBACK, 5}},
     {"best", "as look-back-32, 16 elements per work-item: 4x larger tiles, 4x fewer look-backs and group scans",
      "scan_lookback", "-DPAD -DLB_WINDOW=32", 0, SCAN_LOCAL(4096, 256) + 32 * 8, {256, 16, PLAN_LOOKBACK, 5}},
-    {"nv-shfl", "as best, but the work-items' sums scanned by inline-PTX shfl.sync.up warp scans",
-     "scan_lookback", "-DPAD -DLB_WINDOW=32 -DUSE_PTX", CG_FEAT_NV_PTX, SCAN_LOCAL(4096, 256) + 32 * 8,
+    {"packed", "as best, a tile's status and value in one 64-bit word: one atomic publishes both, no fence between them",
+     "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED", CG_FEAT_INT64_ATOMICS, SCAN_LOCAL(4096, 256) + 32 * 8, {256, 16, PLAN_LOOKBACK, 5}},
+    {"nv-shfl", "as packed, but the work-items' sums scanned by inline-PTX shfl.sync.up warp scans",
+     "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED -DUSE_PTX", CG_FEAT_NV_PTX | CG_FEAT_INT64_ATOMICS,
+     SCAN_LOCAL(4096, 256) + 32 * 8,
      {256, 16, PLAN_LOOKBACK, 5}},
     {"chunked", "as look-back, one work-item per group looping over a contiguous 16384-element tile: CPU caches win, GPU loses coalescing",
      "scan_chunks", NULL, 0, 0, {1, 16384, PLAN_LOOKBACK, 0}},
@@ -96,6 +99,7 @@ typedef struct scan_rung {
     const cg_rung *r;
     cl_kernel k, k_pre, k_mid, k_post; /* the rung's kernel; tile_reduce, scan_partials, scan_add */
     size_t wg, tile, tiles;
+    bool packed;  /* -DPACKED: the look-back state is 2 + 2 tiles words (scan.cl) */
     double depth; /* summation depth of the float bound (rung_depth) */
 } scan_rung;
 
@@ -357,6 +361,7 @@ static cg_status scan_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_pro
     q->tile = rung_tile(s, r);
     q->tiles = div_up(s->o.n, q->tile);
     q->depth = rung_depth(q);
+    q->packed = r->options && strstr(r->options, "-DPACKED");
     if (q->wg != (size_t)r->p[P_WG])
         CG_WARN("scan:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG], q->wg);
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
@@ -384,8 +389,8 @@ static cg_status enqueue_lookback(cg_ctx *ctx, scan_state *s, scan_rung *q, cg_e
     cl_uint zero = 0;
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "out of host memory for an event");
-    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->st, &zero, sizeof zero, 0, (1 + q->tiles) * sizeof zero, 0,
-                               NULL, e));
+    CG_TRY(clEnqueueFillBuffer(ctx->queue, s->st, &zero, sizeof zero, 0,
+                               (q->packed ? 2 + 2 * q->tiles : 1 + q->tiles) * sizeof zero, 0, NULL, e));
     st = cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg);
 out:
     return st;

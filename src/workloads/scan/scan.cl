@@ -10,6 +10,7 @@
  *             instructions with every offset 0)
  *   USE_PTX   NVIDIA only: the scan of the work-items' totals uses warp shuffles through inline PTX
  *   LB_WINDOW scan_lookback: that many work-items look back at once, one earlier tile each (else one does)
+ *   PACKED    with LB_WINDOW: a tile's status and value in one 64-bit word (cl_khr_int64_base_atomics)
  *
  * Every tile kernel writes the scan of its tile (exclusive, or inclusive when incl != 0) and the tile's
  * total. Three ways to join the tiles (scan.c's plans): scan-then-propagate (tile kernel, scan_partials on
@@ -323,12 +324,26 @@ __kernel REQD_WG void scan_add(__global T *out, __global const T *carries, uint 
 #define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+#ifdef PACKED
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+/* PACKED: each tile's status and value in one 64-bit word (status in the high half), the words from byte 8
+ * of the state on (word 0 the ticket, word 1 unused): one atomic writes or reads both, so no fence has to
+ * order a value before its flag. The host zeroes 2 + 2 g words. */
+#define WORD64(st) ((volatile __global ulong *)((st) + 2))
+
+void publish(volatile __global uint *st, uint g, uint tile, uint status, T v)
+{
+    atom_xchg(&WORD64(st)[tile], (ulong)status << 32 | T_BITS(v));
+    (void)g;
+}
+#else
 void publish(volatile __global uint *st, uint g, uint tile, uint status, T v)
 {
     atomic_xchg(&st[1 + (status == ST_AGG ? g : 2 * g) + tile], T_BITS(v));
     DEVICE_FENCE();
     atomic_xchg(&st[1 + tile], status);
 }
+#endif
 
 /* The sum of every tile before `tile`, by walking back over the predecessors' published totals until one
  * with its inclusive prefix; each wait is bounded by SPIN_MAX polls (then the result is poisoned). */
@@ -362,12 +377,20 @@ T look_back_window(volatile __global uint *st, uint g, uint tile, __local uint *
             T v = 0;
             if (lid < top) {
                 uint p = top - 1 - lid;
+#ifdef PACKED
+                ulong word;
+                while ((word = atom_or(&WORD64(st)[p], 0ul)) >> 32 == 0 && ++spins < SPIN_MAX)
+                    ;
+                f = (uint)(word >> 32);
+                v = T_OF(f == ST_INCL || f == ST_AGG ? (uint)word : 0x7fc0deadu);
+#else
                 while ((f = atomic_or(&st[1 + p], 0u)) == 0 && ++spins < SPIN_MAX)
                     ;
                 DEVICE_FENCE();
                 v = T_OF(f == ST_INCL  ? atomic_or(&st[1 + 2 * g + p], 0u)
                          : f == ST_AGG ? atomic_or(&st[1 + g + p], 0u)
                                        : 0x7fc0deadu); /* gave up: NaN (float), a wrong sum (int) */
+#endif
                 f = f == ST_AGG ? ST_AGG : ST_INCL;
             }
             wf[lid] = f;
