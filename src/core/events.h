@@ -5,10 +5,14 @@
 #include <stddef.h>
 #include "core/cl.h"
 #include "core/status.h"
+#include "model/result.h"
 
+/* stage[i] names the stage that starts at event first[i] and runs to the next stage's first event. */
 typedef struct cg_events {
     cl_event *ev;
     size_t n, cap;
+    const char *stage[CG_STAGES_MAX];
+    size_t first[CG_STAGES_MAX], n_stages;
 } cg_events;
 
 void cg_events_init(cg_events *e);
@@ -17,7 +21,13 @@ void cg_events_init(cg_events *e);
 cl_event *cg_events_next(cg_events *e);
 /* Seconds from the first command's start to the last one's end; waits for them. CG_E_RUNTIME on failure. */
 cg_status cg_events_elapsed(cg_events *e, double *seconds);
-/* Releases the recorded events and empties the list (capacity is kept). */
+/* The commands enqueued from now on belong to stage `name` (a string that outlives the run: "pyramid",
+ * "solve"); a name equal to the current stage's continues it. Past CG_STAGES_MAX stages the last one grows.
+ * Rungs that mark no stage report none. */
+void cg_events_stage(cg_events *e, const char *name);
+/* After cg_events_elapsed: each stage's summed command time (end - start), seconds, into sec[0..n_stages). */
+cg_status cg_events_stage_times(const cg_events *e, double *sec);
+/* Releases the recorded events and empties the list and its stages (capacity is kept). */
 void cg_events_clear(cg_events *e);
 void cg_events_fini(cg_events *e);
 

@@ -134,6 +134,32 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Run `run`'s stage times (its marked stages, cg_events_stage) into row run of stg (CG_STAGES_MAX a row),
+ * their names into g. */
+static cg_status stage_keep(const cg_events *ev, double *stg, size_t run, cg_stages *g)
+{
+    if (!ev->n_stages || !stg) return CG_OK;
+    g->n = ev->n_stages;
+    for (size_t i = 0; i < g->n; i++)
+        snprintf(g->name[i], sizeof g->name[i], "%s", ev->stage[i]);
+    return cg_events_stage_times(ev, stg + run * CG_STAGES_MAX);
+}
+
+/* Each stage's median over the runs rows of stg (no stages when out of host memory). */
+static void stage_medians(const double *stg, size_t runs, cg_stages *g)
+{
+    double *col = malloc(runs * sizeof *col);
+    for (size_t i = 0; col && i < g->n; i++) {
+        for (size_t k = 0; k < runs; k++)
+            col[k] = stg[k * CG_STAGES_MAX + i];
+        cg_stats s;
+        cg_stats_compute(col, runs, &s);
+        g->median_s[i] = s.median;
+    }
+    if (!col) g->n = 0;
+    free(col);
+}
+
 /* Warm-up and timed runs, each verified. Before each, untimed, every buffer a rung writes (outputs and
  * intermediates, core/buffers.h) is poisoned, so that the rung starts as if it ran alone. Stops at the first
  * failed check. */
@@ -145,13 +171,15 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
     cg_events_init(&ev);
     double wall[4] = {wall_now(), 0, 0, 0}; /* start; poison, run, verify totals */
     int done = 0;
+    double *stg = calloc((size_t)o->runs * CG_STAGES_MAX, sizeof *stg); /* NULL: no stage times */
     for (int k = 0; k < o->warmup + o->runs; k++, done++) {
         cg_check c;
         double sec = 0, t0 = wall_now(), t1 = t0, t2 = t0;
         if ((st = cg_buffers_poison(ctx, (unsigned)k)) != CG_OK ||
             (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) || (t1 = wall_now(), false) ||
             (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK || (st = cg_events_elapsed(&ev, &sec)) != CG_OK ||
-            (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
+            (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK ||
+            (k >= o->warmup && (st = stage_keep(&ev, stg, (size_t)(k - o->warmup), &row->stages)) != CG_OK))
             break;
         double t3 = wall_now();
         wall[1] += t1 - t0, wall[2] += t2 - t1, wall[3] += t3 - t2;
@@ -173,6 +201,8 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
         copy_str(row->reason, sizeof row->reason,
                  "an OpenCL call failed while running the rung (see the log)");
     }
+    if (st == CG_OK && stg) stage_medians(stg, (size_t)o->runs, &row->stages);
+    free(stg);
     cg_events_fini(&ev);
     return st;
 }

@@ -61,6 +61,7 @@ const cg_field cg_row_fields[] = {
     F("cache_hit", CG_F_BOOL, cache_hit, "", RUN),
     F("warnings", CG_F_WARNINGS, warnings, "", RUN),
     F("times_s", CG_F_TIMES, times, "s", RUN),
+    F("stages_s", CG_F_STAGES, stages, "s", RUN),
     /* the rest of a peak row: what the figure counts, its best launch, and why it is not ok */
     F("amount", CG_F_DOUBLE, amount, "", PEAK), /* bytes or operations per launch */
     F("t_min_s", CG_F_DOUBLE, t_min, "s", PEAK),

@@ -22,7 +22,8 @@ typedef enum cg_field_kind {
     CG_F_MAYBE_BOOL, /* bool, then a bool that says whether it is known: null while not known */
     CG_F_STATUS,     /* cg_rung_status, written as its word (cg_rung_status_name) */
     CG_F_WARNINGS,   /* unsigned cg_warning bits: an array of names in JSON, joined by ';' in CSV */
-    CG_F_TIMES       /* cg_times: an array of seconds (JSON only; an empty CSV cell) */
+    CG_F_TIMES,      /* cg_times: an array of seconds (JSON only; an empty CSV cell) */
+    CG_F_STAGES      /* cg_stages: an object of stage name -> median seconds (JSON only; an empty CSV cell) */
 } cg_field_kind;
 
 /* One field of a row or of the device block. */

@@ -31,6 +31,7 @@ typedef enum kind {
     K_STATUS, /* a cg_rung_status by name */
     K_WARN,   /* an array of warning names: cg_warning bits (unknown names ignored) */
     K_TIMES,  /* an array of seconds above 0 (cg_times, model/times.h) */
+    K_STAGES, /* an object of stage names to seconds >= 0 (cg_stages, model/times.h) */
     K_FP16,   /* true, false or null (not probed) into a cg_report_device's fp16 and fp16_known */
 } kind;
 
@@ -51,6 +52,8 @@ static const char *const wants[] = {
     [K_STATUS] = "one of ok, wrong_result, unsupported, build_failed, cl_error",
     [K_WARN] = "an array of warning names",
     [K_TIMES] = "an array of at most 1000000 seconds, each above 0 and at most 1e+06",
+    [K_STAGES] =
+        "an object of at most 8 stage names (under 24 bytes) to seconds, each >= 0 and at most 1e+06",
     [K_FP16] = "true, false or null",
 };
 
@@ -188,6 +191,8 @@ static bool read_value(const cJSON *v, const slot *s)
         return read_warnings(v, s->dst);
     case K_TIMES:
         return cg_times_from_json(v, CG_LOAD_MAX_TIME, s->dst);
+    case K_STAGES:
+        return cg_stages_from_json(v, CG_LOAD_MAX_TIME, s->dst);
     case K_FP16:
         if (!cJSON_IsBool(v) && !cJSON_IsNull(v)) return false;
         ((cg_report_device *)s->dst)->fp16 = cJSON_IsTrue(v);
@@ -254,7 +259,8 @@ static int read_part(const cg_loader *l, const cJSON *top, const char *name, con
 static const kind by_field[] = {
     [CG_F_STR] = K_STR,         [CG_F_DOUBLE] = K_NUM,    [CG_F_SIZE] = K_SIZE,     [CG_F_INT] = K_INT,
     [CG_F_UINT] = K_UINT,       [CG_F_ULL] = K_ULL,       [CG_F_LL] = K_LL,         [CG_F_BOOL] = K_BOOL,
-    [CG_F_MAYBE_BOOL] = K_FP16, [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN, [CG_F_TIMES] = K_TIMES};
+    [CG_F_MAYBE_BOOL] = K_FP16, [CG_F_STATUS] = K_STATUS, [CG_F_WARNINGS] = K_WARN, [CG_F_TIMES] = K_TIMES,
+    [CG_F_STAGES] = K_STAGES};
 
 /* The slots of the device block, from cg_device_fields: the keys of the file's schema_version. */
 static size_t device_slots(const cg_loader *l, cg_report_device *d, slot *slots)

@@ -60,6 +60,15 @@ typedef struct cg_times {
     size_t n;
 } cg_times;
 
+/* A rung's stages (`cg_events_stage`: "pyramid", "solve"), each with the median over the timed runs of its
+ * commands' summed device time, seconds; n == 0 for a rung that marks none. */
+#define CG_STAGES_MAX 8
+typedef struct cg_stages {
+    size_t n;
+    char name[CG_STAGES_MAX][24];
+    double median_s[CG_STAGES_MAX];
+} cg_stages;
+
 /* One row of a report. A peak row is a figure: its family ("bandwidth") is the workload, its test ("read")
  * the rung, its variant ("float4") the variant, its figure value/unit/amount, what it counts bytes_note; the
  * timing fields it carries are t_min (the best launch) and runs. Fields a kind does not carry stay zero. */
@@ -97,6 +106,7 @@ typedef struct cg_result {
     bool cache_hit;
     unsigned warnings; /* cg_warning bits */
     cg_times times;    /* the timed runs' seconds: times.n == runs when kept */
+    cg_stages stages;  /* per-stage medians of the rung's marked stages */
     /* peak: the figure in unit ("GB/s", "GFLOP/s", "GIOP/s", "us"; 0 when not ok) and the bytes or operations
      * it counts per launch (0 for latencies) */
     double value;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The fewest significant digits (up to 17) that read back as the same double: the parser gives back the
  * exact time (cJSON's own printer may round the last bit). */
@@ -49,5 +50,40 @@ bool cg_times_from_json(const cJSON *v, double max_s, cg_times *t)
         s[i++] = d;
     }
     *t = (cg_times){s, i};
+    return true;
+}
+
+bool cg_stages_to_json(cJSON *o, const char *key, const cg_stages *g)
+{
+    char buf[32];
+    cJSON *m = cJSON_AddObjectToObject(o, key);
+    if (!m) return false;
+    for (size_t i = 0; i < g->n && i < CG_STAGES_MAX; i++) {
+        shortest(buf, sizeof buf, g->median_s[i]);
+        cJSON *v = isfinite(g->median_s[i]) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
+        if (!v || !cJSON_AddItemToObject(m, g->name[i], v)) {
+            cJSON_Delete(v);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cg_stages_from_json(const cJSON *v, double max_s, cg_stages *g)
+{
+    cg_stages r;
+    memset(&r, 0, sizeof r);
+    if (!cJSON_IsObject(v) || cJSON_GetArraySize(v) > CG_STAGES_MAX) return false;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, v)
+    {
+        double d = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+        if (!x->string || !x->string[0] || strlen(x->string) >= sizeof r.name[0] ||
+            !(isfinite(d) && d >= 0 && d <= max_s))
+            return false;
+        memcpy(r.name[r.n], x->string, strlen(x->string) + 1);
+        r.median_s[r.n++] = d;
+    }
+    *g = r;
     return true;
 }

@@ -65,7 +65,8 @@ static const char *field_text(const cg_field *f, const void *base, char *buf, si
     case CG_F_WARNINGS:
         fmt_warnings(buf, n, *(const unsigned *)p);
         break;
-    case CG_F_TIMES: /* an array: the JSON report only */
+    case CG_F_TIMES:  /* an array: the JSON report only */
+    case CG_F_STAGES: /* an object: the JSON report only */
         break;
     }
     return buf;

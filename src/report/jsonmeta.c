@@ -110,6 +110,8 @@ static bool add_field(cJSON *o, const cg_field *f, const void *base)
         return add_warnings(o, f->name, *(const unsigned *)p);
     case CG_F_TIMES:
         return cg_times_to_json(o, f->name, (const cg_times *)p);
+    case CG_F_STAGES:
+        return cg_stages_to_json(o, f->name, (const cg_stages *)p);
     }
     return false;
 }

@@ -109,6 +109,31 @@ bad "as a number" '1e-3' "is 0.001, want"
 bad "shorter than runs" '[1e-3] * 9' "has 9 entries, but runs is 10"
 bad "longer than runs" '[1e-3] * 11' "has 11 entries, but runs is 10"
 
+# --- damaged stages_s: exit 5, one line naming the field and the row
+badstages() { # NAME PYTHON-EXPRESSION-FOR-stages_s
+    python3 - "$tmp/new.json" "$tmp/bad.json" "$2" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rep["results"][0]["stages_s"] = eval(sys.argv[3])
+json.dump(rep, open(sys.argv[2], "w"))
+PY
+    expect "stages_s $1: exit 5" 5 "error: damaged file: .*bad.json: field stages_s of row 0 \(reduction:naive\)" -- \
+        "$bin" compare "$tmp/old.json" "$tmp/bad.json"
+    check "stages_s $1: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
+}
+badstages "as an array" '[1e-3]'
+badstages "with a negative time" '{"solve": -1e-3}'
+badstages "with a string" '{"solve": "1"}'
+badstages "with nine stages" '{"s%d" % i: 1e-3 for i in range(9)}'
+badstages "with a 24-byte name" '{"x" * 24: 1e-3}'
+python3 - "$tmp/new.json" "$tmp/good.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+rep["results"][0]["stages_s"] = {"pyramid": 1e-4, "solve": 2e-3}
+json.dump(rep, open(sys.argv[2], "w"))
+PY
+expect "stages_s well formed: read" 0 "" -- "$bin" report "$tmp/good.json"
+
 # --- a fresh run keeps its raw times and gives each speedup its interval
 expect "run --json" 0 "" -- "$bin" run reduction:naive,reduction:best --size 65536 --runs 7 --warmup 1 \
     --json "$tmp/run.json" --quiet

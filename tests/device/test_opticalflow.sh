@@ -36,6 +36,32 @@ if len(errs) < 4 or any(float(e) > limit for _, e in errs) or "(reference " not 
 EOF
 done
 
+# 1b. Per-stage times in the JSON (stages_s): each rung's stages, in pipeline order, each time >= 0 and their
+#     sum at most the slowest run plus rounding (stage sums add command times; a run spans them all).
+json=$TESTTMP/of-stages.json
+rm -f "$json"
+run1 opticalflow --size 97x61 --levels 2 "${small[@]}" --json "$json" >"$TESTTMP/of-stages.out" 2>&1 ||
+    { cat "$TESTTMP/of-stages.out"; fail "run --json for stages"; }
+python3 - "$json" <<'EOF' || fail "stages_s (above)"
+import json, sys
+want = {"buffers": ["pyramid", "solve"], "precomputed": ["pyramid", "gradients+G", "solve"],
+        "local-tile": ["pyramid", "gradients+G", "solve"],
+        "image-linear": ["pyramid", "images", "gradients+G", "solve"],
+        "best": ["pyramid", "images", "gradients+G", "solve"]}
+bad = []
+for r in json.load(open(sys.argv[1]))["results"]:
+    if r["status"] != "ok":
+        continue
+    g = r.get("stages_s")
+    if not isinstance(g, dict) or list(g) != want[r["rung"]]:
+        bad.append("%s: stages %r, want %r" % (r["rung"], g, want[r["rung"]]))
+    elif any(v < 0 for v in g.values()) or sum(g.values()) > r["t_max_s"] * 1.01 + 1e-6:
+        bad.append("%s: stage times %r against the run's %g s" % (r["rung"], g, r["t_max_s"]))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+
 # 2. Images masked: image-linear and best unsupported, the others ok.
 for feat in images image-rf; do
     json=$TESTTMP/of_mask.json

@@ -48,6 +48,8 @@ static size_t kind_size(cg_field_kind k)
         return sizeof(cg_rung_status);
     case CG_F_TIMES:
         return sizeof(cg_times);
+    case CG_F_STAGES:
+        return sizeof(cg_stages);
     }
     return (size_t)-1;
 }

@@ -29,7 +29,8 @@ static const plan plans[] = {
 #define MAX_STEPS (1 + 6 * OF_MAX_LEVELS)
 
 typedef struct step {
-    cl_kernel k; /* NULL: copy level `level` of the second frame into its image */
+    cl_kernel k;       /* NULL: copy level `level` of the second frame into its image */
+    const char *stage; /* the JSON's stages_s: "pyramid", "images", "gradients+G", "solve" */
     int level;
     cl_uint dims;
     size_t global[2], local[2];
@@ -41,6 +42,7 @@ typedef struct of_rung {
     cl_mem *img; /* the images the rung reads (s->jimg), or NULL */
     size_t n;
     step st[MAX_STEPS];
+    const char *stage; /* the stage the steps being added belong to */
 } of_rung;
 
 const char *of_rung_name(const void *rs)
@@ -77,6 +79,7 @@ static step *add2d(of_rung *q, const of_state *s, int L)
     while (wx * wy > s->max_wg && wx > 1)
         wx /= 2;
     p->level = L;
+    p->stage = q->stage;
     p->dims = 2;
     p->local[0] = wx;
     p->local[1] = wy;
@@ -108,8 +111,10 @@ static step *add2d(of_rung *q, const of_state *s, int L)
 static cg_status pyramid_steps(of_rung *q, const of_state *s, cl_program prog)
 {
     cg_status st = CG_OK;
+    q->stage = "pyramid";
     step *p = &q->st[q->n++];
     cl_int n = (cl_int)s->n;
+    p->stage = q->stage;
     p->dims = 1;
     p->global[0] = round_up(s->n, 256);
     p->local[0] = s->max_wg < 256 ? s->max_wg : 256;
@@ -130,14 +135,17 @@ out:
 /* The second frame's levels copied into the rung's images (enqueue sees a step without a kernel). */
 static void image_steps(of_rung *q, const of_state *s)
 {
-    for (int L = 0; L < s->levels && q->img; L++)
+    for (int L = 0; L < s->levels && q->img; L++) {
+        q->st[q->n].stage = "images";
         q->st[q->n++].level = L;
+    }
 }
 
 /* Per level: the derivatives, then G (window by window, or rows then columns). */
 static cg_status tensor_steps(of_rung *q, const of_state *s, const plan *pl, cl_program prog)
 {
     cg_status st = CG_OK;
+    q->stage = "gradients+G";
     for (int L = 0; L < s->levels && pl->grad != GRAD_NONE; L++) {
         cl_int off = (cl_int)s->off[L], w = (cl_int)s->lw[L], h = (cl_int)s->lh[L];
         step *p = add2d(q, s, L);
@@ -163,6 +171,7 @@ out:
 static cg_status solve_steps(of_rung *q, const of_state *s, const plan *pl, cl_program prog)
 {
     cg_status st = CG_OK;
+    q->stage = "solve";
     for (int L = s->levels - 1; L >= 0; L--) {
         cl_int off = (cl_int)s->off[L], w = (cl_int)s->lw[L], h = (cl_int)s->lh[L], fine = L == 0;
         cl_int coff = L + 1 < s->levels ? (cl_int)s->off[L + 1] : -1;
@@ -226,6 +235,7 @@ cg_status of_enqueue(cg_ctx *ctx, void *state, void *rsp, cg_events *ev)
     of_rung *q = rsp;
     for (size_t i = 0; i < q->n; i++) {
         const step *p = &q->st[i];
+        cg_events_stage(ev, p->stage);
         if (p->k) {
             if ((st = cg_enqueue_kernel(ctx, ev, p->k, p->dims, p->global, p->local)) != CG_OK) break;
             continue;
