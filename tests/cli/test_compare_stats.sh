@@ -90,18 +90,19 @@ PY
 expect "3 runs a side, a 10x slower rung: regressed (noise rule)" 3 "^reduction:naive .*\+900\.0% .*REGRESSED" -- \
     "$bin" compare "$tmp/r3.json" "$tmp/r3slow.json"
 
-# --- damaged times_s: exit 5, one line naming the field and the row
-bad() { # NAME PYTHON-EXPRESSION-FOR-times_s MESSAGE
-    python3 - "$tmp/new.json" "$tmp/bad.json" "$2" <<'PY'
+# --- damaged times_s (and stages_s, below): exit 5, one line naming the field and the row
+damaged() { # FIELD NAME PYTHON-EXPRESSION-FOR-THE-FIELD MESSAGE
+    python3 - "$tmp/new.json" "$tmp/bad.json" "$1" "$3" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
-rep["results"][0]["times_s"] = eval(sys.argv[3])
+rep["results"][0][sys.argv[3]] = eval(sys.argv[4])
 json.dump(rep, open(sys.argv[2], "w"))
 PY
-    expect "times_s $1: exit 5" 5 "error: damaged file: .*bad.json: field times_s of row 0 \(reduction:naive\) $3" -- \
+    expect "$1 $2: exit 5" 5 "error: damaged file: .*bad.json: field $1 of row 0 \(reduction:naive\) $4" -- \
         "$bin" compare "$tmp/old.json" "$tmp/bad.json"
-    check "times_s $1: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
+    check "$1 $2: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
 }
+bad() { damaged times_s "$@"; }
 bad "with a negative time" '[-1e-3] * 10' "is an array, want"
 bad "with a zero" '[1e-3] * 9 + [0]' "is an array, want"
 bad "with a string" '[1e-3] * 9 + ["1"]' "is an array, want"
@@ -110,17 +111,7 @@ bad "shorter than runs" '[1e-3] * 9' "has 9 entries, but runs is 10"
 bad "longer than runs" '[1e-3] * 11' "has 11 entries, but runs is 10"
 
 # --- damaged stages_s: exit 5, one line naming the field and the row
-badstages() { # NAME PYTHON-EXPRESSION-FOR-stages_s
-    python3 - "$tmp/new.json" "$tmp/bad.json" "$2" <<'PY'
-import json, sys
-rep = json.load(open(sys.argv[1]))
-rep["results"][0]["stages_s"] = eval(sys.argv[3])
-json.dump(rep, open(sys.argv[2], "w"))
-PY
-    expect "stages_s $1: exit 5" 5 "error: damaged file: .*bad.json: field stages_s of row 0 \(reduction:naive\)" -- \
-        "$bin" compare "$tmp/old.json" "$tmp/bad.json"
-    check "stages_s $1: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
-}
+badstages() { damaged stages_s "$1" "$2" "is"; }
 badstages "as an array" '[1e-3]'
 badstages "with a negative time" '{"solve": -1e-3}'
 badstages "with a string" '{"solve": "1"}'
