@@ -3,9 +3,10 @@
  * solve (its smallest eigenvalue above the rule's limit beyond rounding), the status must agree: valid or
  * invalid always, tracked or lost unless the end point lies within the tolerance of the frame's edge; and
  * everywhere a valid point's status must be lost exactly when its own (device) flow ends off the frame. Where
- * the reference converged (its last step below OF_CONVERGED) and no ancestor's rule was within rounding,
- * the flow must be within
- *     tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta + 1e-4 px,
+ * the reference settled (its last 3 steps below OF_CONVERGED), no ancestor's rule was within rounding, no
+ * last-iteration sample lay off the frame (for image rungs: at no coarser level either), the flow must be
+ * within
+ *     tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta + 1e-4 px [+ texture OF_TEX_CELL],
  * the shift of the fixed point b(d) = 0 that an error db in b causes (|G^-1 db| <= |db| / lambda_min), twice
  * for the linearisation, plus the distance from convergence. Invalid points must have flow exactly 0. */
 #include <math.h>
