@@ -52,6 +52,11 @@ for r in rows:
         bad.append("%s: size %r" % (r["rung"], r.get("size")))
     if r["status"] == "ok" and not (0 < r.get("bound_ratio", -1) <= 1):
         bad.append("%s: bound_ratio %r" % (r["rung"], r.get("bound_ratio")))
+stages = {"hillis-steele": ["scan-tiles", "scan-totals", "add-carries"],
+          "reduce-then-scan": ["tile-totals", "scan-totals", "scan-tiles"], "best": ["zero-flags", "one-pass"]}
+for r in rows:
+    if r["status"] == "ok" and r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]:
+        bad.append("%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]]))
 nvidia = "NVIDIA" in rep["device"]["platform"].upper()
 bad += ["nv-shfl not unsupported off NVIDIA" for r in rows
         if r["rung"] == "nv-shfl" and not nvidia and r["status"] != "unsupported"]

@@ -387,10 +387,12 @@ static cg_status enqueue_lookback(cg_ctx *ctx, scan_state *s, scan_rung *q, cg_e
 {
     cg_status st = CG_OK;
     cl_uint zero = 0;
+    cg_events_stage(ev, "zero-flags");
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "out of host memory for an event");
     CG_TRY(clEnqueueFillBuffer(ctx->queue, s->st, &zero, sizeof zero, 0,
                                (q->packed ? 2 + 2 * q->tiles : 1 + q->tiles) * sizeof zero, 0, NULL, e));
+    cg_events_stage(ev, "one-pass");
     st = cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg);
 out:
     return st;
@@ -404,14 +406,20 @@ static cg_status scan_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     scan_rung *q = rs;
     cg_status st = CG_OK;
     if (q->r->p[P_PLAN] == PLAN_LOOKBACK) return enqueue_lookback(ctx, s, q, ev);
-    if (q->r->p[P_PLAN] == PLAN_REDUCE) {
+    if (q->r->p[P_PLAN] == PLAN_REDUCE) { /* the JSON's stages_s: each kernel's time */
+        cg_events_stage(ev, "tile-totals");
         st = cg_enqueue_groups(ctx, ev, q->k_pre, q->tiles, q->wg);
+        cg_events_stage(ev, "scan-totals");
         if (st == CG_OK) st = cg_enqueue_groups(ctx, ev, q->k_mid, 1, q->wg);
+        cg_events_stage(ev, "scan-tiles");
         return st == CG_OK ? cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg) : st;
     }
+    cg_events_stage(ev, "scan-tiles");
     st = cg_enqueue_groups(ctx, ev, q->k, q->tiles, q->wg);
     if (st != CG_OK || q->tiles == 1) return st;
+    cg_events_stage(ev, "scan-totals");
     st = cg_enqueue_groups(ctx, ev, q->k_mid, 1, q->wg);
+    cg_events_stage(ev, "add-carries");
     return st == CG_OK ? cg_enqueue_groups(ctx, ev, q->k_post, div_up(s->o.n, q->wg), q->wg) : st;
 }
 
