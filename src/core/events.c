@@ -8,28 +8,29 @@
 void cg_events_init(cg_events *e)
 {
     memset(e, 0, sizeof *e);
+    e->cur = CG_EVENTS_NO_STAGE;
 }
 
 void cg_events_stage(cg_events *e, const char *name)
 {
-    if (e->n_stages && !strcmp(e->stage[e->n_stages - 1], name)) return;
-    if (e->n_stages == CG_STAGES_MAX) return;
-    e->stage[e->n_stages] = name;
-    e->first[e->n_stages++] = e->n;
+    size_t i = 0;
+    while (i < e->n_stages && strcmp(e->stage[i], name))
+        i++;
+    if (i == e->n_stages && i < CG_STAGES_MAX) e->stage[e->n_stages++] = name;
+    e->cur = (unsigned char)(i < e->n_stages ? i : e->n_stages - 1);
 }
 
 cg_status cg_events_stage_times(const cg_events *e, double *sec)
 {
     cg_status st = CG_OK;
-    for (size_t k = 0; k < e->n_stages; k++) {
-        size_t end = k + 1 < e->n_stages ? e->first[k + 1] : e->n;
+    for (size_t k = 0; k < e->n_stages; k++)
         sec[k] = 0;
-        for (size_t i = e->first[k]; i < end; i++) {
-            cl_ulong s, t;
-            CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
-            CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
-            sec[k] += t > s ? (double)(t - s) * 1e-9 : 0;
-        }
+    for (size_t i = 0; i < e->n && e->n_stages; i++) {
+        cl_ulong s, t;
+        if (e->sid[i] >= e->n_stages || !e->ev[i]) continue;
+        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
+        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
+        sec[e->sid[i]] += t > s ? (double)(t - s) * 1e-9 : 0;
     }
 out:
     return st;
@@ -37,9 +38,14 @@ out:
 
 cl_event *cg_events_next(cg_events *e)
 {
-    void *p = e->ev;
-    if (!cg_grow(&p, &e->cap, e->n, sizeof *e->ev, 8)) return NULL;
+    void *p = e->ev, *q = e->sid;
+    size_t cap = e->cap;
+    if (!cg_grow(&p, &cap, e->n, sizeof *e->ev, 8)) return NULL;
     e->ev = p;
+    e->cap = cap;
+    if (!cg_grow(&q, &e->sid_cap, e->n, sizeof *e->sid, 8)) return NULL;
+    e->sid = q;
+    e->sid[e->n] = e->cur;
     e->ev[e->n] = NULL;
     return &e->ev[e->n++];
 }
@@ -68,11 +74,13 @@ void cg_events_clear(cg_events *e)
     for (size_t i = 0; i < e->n; i++)
         if (e->ev[i]) clReleaseEvent(e->ev[i]);
     e->n = e->n_stages = 0;
+    e->cur = CG_EVENTS_NO_STAGE;
 }
 
 void cg_events_fini(cg_events *e)
 {
     cg_events_clear(e);
     free(e->ev);
+    free(e->sid);
     cg_events_init(e);
 }

@@ -7,12 +7,16 @@
 #include "core/status.h"
 #include "model/result.h"
 
-/* stage[i] names the stage that starts at event first[i] and runs to the next stage's first event. */
+/* sid[i]: the stage of event i, an index into stage[] (CG_EVENTS_NO_STAGE before any is marked). */
+#define CG_EVENTS_NO_STAGE 0xffu
 typedef struct cg_events {
     cl_event *ev;
     size_t n, cap;
+    unsigned char *sid;
+    size_t sid_cap;
     const char *stage[CG_STAGES_MAX];
-    size_t first[CG_STAGES_MAX], n_stages;
+    size_t n_stages;
+    unsigned char cur; /* the stage of the commands enqueued next */
 } cg_events;
 
 void cg_events_init(cg_events *e);
@@ -22,8 +26,9 @@ cl_event *cg_events_next(cg_events *e);
 /* Seconds from the first command's start to the last one's end; waits for them. CG_E_RUNTIME on failure. */
 cg_status cg_events_elapsed(cg_events *e, double *seconds);
 /* The commands enqueued from now on belong to stage `name` (a string that outlives the run: "pyramid",
- * "solve"); a name equal to the current stage's continues it. Past CG_STAGES_MAX stages the last one grows.
- * Rungs that mark no stage report none. */
+ * "solve"); a name marked before continues that stage, so a loop of frames can alternate stages. Stages are
+ * listed in the order first marked; past CG_STAGES_MAX names the last one grows. Commands enqueued before
+ * any mark belong to no stage. Rungs that mark no stage report none. */
 void cg_events_stage(cg_events *e, const char *name);
 /* After cg_events_elapsed: each stage's summed command time (end - start), seconds, into sec[0..n_stages). */
 cg_status cg_events_stage_times(const cg_events *e, double *sec);

@@ -38,6 +38,10 @@ bad += ["rung %s missing" % w for w in ("colour", "merged", "single", "jacobi", 
         if w not in names]
 # springs of a 33x31 grid: structural 32*31 + 33*30, shear 2*32*30, bend 31*31 + 33*29
 springs = 32 * 31 + 33 * 30 + 2 * 32 * 30 + 31 * 31 + 33 * 29
+for r in rows:  # stages_s: the frames' commands by stage, readback only where the rung copies back
+    want = ["integrate", "relax"] + (["readback"] if r["rung"] == "readback" else [])
+    if r["status"] == "ok" and list(r.get("stages_s", {})) != want:
+        bad.append("%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), want))
 for r in rows:
     if r["status"] != "ok":
         bad.append("%s: %s" % (r["rung"], r["status"]))

@@ -236,8 +236,10 @@ out:
 static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, cl_mem prev, int d,
                        cg_events *ev)
 {
+    cg_events_stage(ev, "integrate"); /* the JSON's stages_s, summed over the frames */
     cg_status st = integrate(ctx, s, q, *cur, prev, d, ev);
     cl_mem pos = s->cur[d], other = s->tmp;
+    cg_events_stage(ev, "relax");
     for (int k = 0; k < s->iters && st == CG_OK; k++) {
         if (q->scheme == S_COLOUR) {
             st = iter_colour(ctx, s, q, pos, ev);
@@ -252,6 +254,7 @@ static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, 
     }
     *cur = pos;
     if (st == CG_OK && q->readback) {
+        cg_events_stage(ev, "readback");
         cl_event *e = cg_events_next(ev);
         if (!e) return CG_E_RUNTIME;
         cl_int err = clEnqueueReadBuffer(ctx->queue, pos, CL_FALSE, 0, s->total * 4 * sizeof(float), q->host,
