@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FIX        "use N or WxH, e.g. 32 or 5x3, comma-separated"
+#define FIX        "use N, WxH or a range A-B, e.g. 32, 5x3 or 2-32, comma-separated"
 #define ITEM_SHOWN 40 /* at most this much of a bad item is quoted */
 
 /* One side: decimal digits only; false when there are none. *v stops growing once above the bound, so a long
@@ -18,6 +18,36 @@ static bool parse_side(const char **p, const char *end, long *v)
     bool any = s != *p;
     *p = s;
     return any;
+}
+
+/* "A-B" at item (len bytes, holding a '-'): the square sizes A..B into f[0..*k); false with err otherwise. */
+static bool parse_range(const char *item, size_t len, int max, cg_filter_size *f, size_t room, size_t *k,
+                        char *err, size_t errlen)
+{
+    const char *p = item, *end = item + len;
+    int shown = len > ITEM_SHOWN ? ITEM_SHOWN : (int)len;
+    long a = 0, b = 0;
+    bool ok = parse_side(&p, end, &a) && p < end && *p++ == '-' && parse_side(&p, end, &b) && p == end;
+    if (!ok) {
+        snprintf(err, errlen, "'%.*s' is not a range: " FIX, shown, item);
+        return false;
+    }
+    if (a < 1 || b > max) {
+        snprintf(err, errlen, "'%.*s' has a side outside 1 to %d: " FIX, shown, item, max);
+        return false;
+    }
+    if (a >= b) {
+        snprintf(err, errlen, "'%.*s' is not a range from small to large: write A-B with A < B, e.g. 2-32",
+                 shown, item);
+        return false;
+    }
+    if ((size_t)(b - a + 1) > room) {
+        snprintf(err, errlen, "more than %d sizes: split the sweep over several runs", CG_FILTERS_MAX);
+        return false;
+    }
+    for (*k = 0; a <= b; a++)
+        f[(*k)++] = (cg_filter_size){(int)a, (int)a};
+    return true;
 }
 
 static bool parse_item(const char *item, size_t len, int max, cg_filter_size *f, char *err, size_t errlen)
@@ -66,13 +96,20 @@ size_t cg_filters_parse_max(const char *s, int max, cg_filter_size *out, char *e
             snprintf(err, errlen, "more than %d sizes: split the sweep over several runs", CG_FILTERS_MAX);
             return 0;
         }
-        if (!parse_item(p, len, max, &out[n], err, errlen)) return 0;
-        for (size_t k = 0; k < n; k++)
-            if (out[k].w == out[n].w && out[k].h == out[n].h) {
-                snprintf(err, errlen, "'%.*s' repeats %dx%d: list each size once",
-                         len > ITEM_SHOWN ? ITEM_SHOWN : (int)len, p, out[n].w, out[n].h);
-                return 0;
-            }
+        size_t got = 1;
+        if (len && memchr(p, '-', len) && p[0] != '-') {
+            if (!parse_range(p, len, max, &out[n], CG_FILTERS_MAX - n, &got, err, errlen)) return 0;
+        } else if (!parse_item(p, len, max, &out[n], err, errlen)) {
+            return 0;
+        }
+        for (size_t i = n; i < n + got; i++)
+            for (size_t k = 0; k < i; k++)
+                if (out[k].w == out[i].w && out[k].h == out[i].h) {
+                    snprintf(err, errlen, "'%.*s' repeats %dx%d: list each size once",
+                             len > ITEM_SHOWN ? ITEM_SHOWN : (int)len, p, out[i].w, out[i].h);
+                    return 0;
+                }
+        n += got - 1;
         if (!comma) return n + 1;
         p = comma + 1;
     }

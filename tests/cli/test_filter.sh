@@ -7,7 +7,7 @@
 bin=$1
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
-fix="use N or WxH, e.g. 32 or 5x3, comma-separated"
+fix="use N, WxH or a range A-B, e.g. 32, 5x3 or 2-32, comma-separated"
 
 # --- malformed lists: refused while parsing, before the device is opened (so no table, nothing written)
 # each row: the list, then what the message says about it
@@ -32,7 +32,10 @@ abc|'abc' is not a size
 3,,5|an empty item
 3,5,3|'3' repeats 3x3: list each size once
 5,5x5|'5x5' repeats 5x5
-1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17|more than 16 sizes: split the sweep over several runs
+1-32,33|more than 32 sizes: split the sweep over several runs
+5-3|'5-3' is not a range from small to large: write A-B with A < B, e.g\. 2-32
+3x3-5|'3x3-5' is not a range: $(re_quote "$fix")
+2-40|'2-40' has a side outside 1 to 32
 EOF
 expect "--filter= (empty)" 1 "--filter needs a non-empty value" -- "$bin" run convolution --filter=
 expect "--filter without its value" 1 "--filter needs a value \(LIST\)" -- "$bin" run convolution --filter
@@ -42,7 +45,7 @@ expect "--filter with reduction only" 1 \
 expect "--filter with reduction only, even a bad list" 1 "applies to the convolution workload only" -- \
     "$bin" run reduction:naive --filter 3x
 expect "--filter is a run option only" 1 "unknown option '--filter' for 'peak'" -- "$bin" peak --filter 3
-expect "run --help documents --filter" 0 "^      --filter LIST +convolution: filter sizes, N \(NxN\) or WxH" -- \
+expect "run --help documents --filter" 0 "^      --filter LIST +convolution: filter sizes, N \(NxN\), WxH or a range" -- \
     "$bin" run --help
 
 # --- sizes the workload refuses (after the device is opened): its own one-line error, exit 1

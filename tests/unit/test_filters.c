@@ -16,7 +16,7 @@
 #include "model/result.h"
 #include "workloads/registry.h"
 
-#define FIX "use N or WxH, e.g. 32 or 5x3, comma-separated"
+#define FIX "use N, WxH or a range A-B, e.g. 32, 5x3 or 2-32, comma-separated"
 
 /* Parses s and expects n sizes, want[0..n) as w,h pairs. */
 static void parse_ok(const char *s, size_t n, const int *want)
@@ -42,6 +42,12 @@ static void test_parse_good(void **state)
     parse_ok("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", 16,
              (const int[]){1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,  7,  7,  8,  8,
                            9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16});
+    parse_ok("2-4", 3, (const int[]){2, 2, 3, 3, 4, 4}); /* a range: every square size */
+    parse_ok("5x3,7-8,32", 4, (const int[]){5, 3, 7, 7, 8, 8, 32, 32});
+    cg_filter_size f[CG_FILTERS_MAX];
+    char err[256] = "";
+    assert_int_equal(cg_filters_parse("1-32", f, err, sizeof err), 32); /* the seed's plot fits one sweep */
+    assert_int_equal(f[31].w, 32);
 }
 
 /* Each row: a refused list and what its one-line message must hold. */
@@ -68,7 +74,16 @@ static const struct {
     {"3xa", "'3xa' is not a size"},
     {"5,9,5", "'5' repeats 5x5: list each size once"},
     {"5,5x5", "'5x5' repeats 5x5"},
-    {"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", "more than 16 sizes: split the sweep over several runs"},
+    {"1-32,33", "more than 32 sizes: split the sweep over several runs"},
+    {"1,2-33", "more than 32 sizes"},
+    {"5-3", "'5-3' is not a range from small to large: write A-B with A < B, e.g. 2-32"},
+    {"5-5", "'5-5' is not a range from small to large"},
+    {"5-", "'5-' is not a range: " FIX},
+    {"3x3-5", "'3x3-5' is not a range"},
+    {"2-5-7", "'2-5-7' is not a range"},
+    {"0-5", "'0-5' has a side outside 1 to 1024"},
+    {"3-5,4", "'4' repeats 4x4: list each size once"},
+    {"4,3-5", "'3-5' repeats 4x4"},
 };
 
 static void test_parse_bad(void **state)

@@ -139,7 +139,9 @@ static const cg_size_rule size_rule = {
  */
 static const cg_wopt wopts[] = {
     {"filter", "LIST",
-     "filter sizes, N (NxN) or WxH, comma-separated for a sweep, 1 to 32 each way (default 32)",
+     "filter sizes, N (NxN), WxH or a range A-B (every NxN from A to B), comma-separated for a sweep, 1 to "
+     "32 "
+     "each way (default 32)",
      CG_WOPT_EXTENTS, NULL, "32", CONV_MAX_FILTER},
 };
 
