@@ -30,6 +30,9 @@ names = [r["rung"] for r in rows]
 bad = [n for n in sys.argv[3:] if n not in names]
 bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows if r["status"] != "ok"]
 bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != sys.argv[2]]
+stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "blur_transpose"]}
+bad += ["%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]])
+        for r in rows if r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]]
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

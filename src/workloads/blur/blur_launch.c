@@ -42,6 +42,7 @@ static const step plans[A_COUNT][MAX_STEPS] = {
 
 typedef struct launch {
     cl_kernel k;
+    const char *stage; /* the JSON's stages_s: the step's kernel name (plans[] outlives every run) */
     cl_uint dims;
     size_t global[2], local[2];
 } launch;
@@ -137,6 +138,7 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
         launch *l = &q->l[q->n++];
         shape_launch(r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
+        l->stage = p->kernel;
         if ((st = set_step(l->k, s, p, bufs)) != CG_OK) goto out;
     }
 out:
@@ -153,7 +155,9 @@ cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cg_status st = CG_OK;
     (void)state;
     blur_rung *q = rs;
-    for (size_t i = 0; i < q->n && st == CG_OK; i++)
+    for (size_t i = 0; i < q->n && st == CG_OK; i++) {
+        cg_events_stage(ev, q->l[i].stage);
         st = cg_enqueue_kernel(ctx, ev, q->l[i].k, q->l[i].dims, q->l[i].global, q->l[i].local);
+    }
     return st;
 }
