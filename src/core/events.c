@@ -20,22 +20,6 @@ void cg_events_stage(cg_events *e, const char *name)
     e->cur = (unsigned char)(i < e->n_stages ? i : e->n_stages - 1);
 }
 
-cg_status cg_events_stage_times(const cg_events *e, double *sec)
-{
-    cg_status st = CG_OK;
-    for (size_t k = 0; k < e->n_stages; k++)
-        sec[k] = 0;
-    for (size_t i = 0; i < e->n && e->n_stages; i++) {
-        cl_ulong s, t;
-        if (e->sid[i] >= e->n_stages || !e->ev[i]) continue;
-        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
-        CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
-        sec[e->sid[i]] += t > s ? (double)(t - s) * 1e-9 : 0;
-    }
-out:
-    return st;
-}
-
 cl_event *cg_events_next(cg_events *e)
 {
     void *p = e->ev, *q = e->sid;
@@ -57,12 +41,15 @@ cg_status cg_events_elapsed(cg_events *e, double *seconds)
     *seconds = 0;
     CG_FAIL_IF(e->n == 0 || !e->ev[0], CG_E_RUNTIME, "a rung enqueued no command to time");
     CG_TRY(clWaitForEvents((cl_uint)e->n, e->ev));
+    for (size_t k = 0; k < e->n_stages; k++)
+        e->stage_s[k] = 0;
     for (size_t i = 0; i < e->n; i++) {
         cl_ulong s, t;
         CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
         CG_TRY(clGetEventProfilingInfo(e->ev[i], CL_PROFILING_COMMAND_END, sizeof t, &t, NULL));
         if (s < first) first = s;
         if (t > last) last = t;
+        if (e->sid[i] < e->n_stages) e->stage_s[e->sid[i]] += t > s ? (double)(t - s) * 1e-9 : 0;
     }
     *seconds = last > first ? (double)(last - first) * 1e-9 : 0;
 out:

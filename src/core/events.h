@@ -15,6 +15,7 @@ typedef struct cg_events {
     unsigned char *sid;
     size_t sid_cap;
     const char *stage[CG_STAGES_MAX];
+    double stage_s[CG_STAGES_MAX]; /* cg_events_elapsed: each stage's summed command time (end - start) */
     size_t n_stages;
     unsigned char cur; /* the stage of the commands enqueued next */
 } cg_events;
@@ -23,15 +24,14 @@ void cg_events_init(cg_events *e);
 /* A slot for the next command's event (pass it as the event argument of clEnqueue*); NULL when out of memory.
  */
 cl_event *cg_events_next(cg_events *e);
-/* Seconds from the first command's start to the last one's end; waits for them. CG_E_RUNTIME on failure. */
+/* Seconds from the first command's start to the last one's end; waits for them. Also sums each marked stage's
+ * command times (end - start) into stage_s[0..n_stages). CG_E_RUNTIME on failure. */
 cg_status cg_events_elapsed(cg_events *e, double *seconds);
 /* The commands enqueued from now on belong to stage `name` (a string that outlives the run: "pyramid",
  * "solve"); a name marked before continues that stage, so a loop of frames can alternate stages. Stages are
  * listed in the order first marked; past CG_STAGES_MAX names the last one grows. Commands enqueued before
  * any mark belong to no stage. Rungs that mark no stage report none. */
 void cg_events_stage(cg_events *e, const char *name);
-/* After cg_events_elapsed: each stage's summed command time (end - start), seconds, into sec[0..n_stages). */
-cg_status cg_events_stage_times(const cg_events *e, double *sec);
 /* Releases the recorded events and empties the list and its stages (capacity is kept). */
 void cg_events_clear(cg_events *e);
 void cg_events_fini(cg_events *e);

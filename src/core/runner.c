@@ -134,15 +134,16 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Run `run`'s stage times (its marked stages, cg_events_stage) into row run of stg (CG_STAGES_MAX a row),
- * their names into g. */
-static cg_status stage_keep(const cg_events *ev, double *stg, size_t run, cg_stages *g)
+/* Timed run `run`'s stage times (its marked stages, cg_events_stage; summed by cg_events_elapsed) into row
+ * run of stg (CG_STAGES_MAX a row), their names into g. */
+static void stage_keep(const cg_events *ev, double *stg, size_t run, cg_stages *g)
 {
-    if (!ev->n_stages || !stg) return CG_OK;
+    if (!ev->n_stages || !stg) return;
     g->n = ev->n_stages;
-    for (size_t i = 0; i < g->n; i++)
+    for (size_t i = 0; i < g->n; i++) {
         snprintf(g->name[i], sizeof g->name[i], "%s", ev->stage[i]);
-    return cg_events_stage_times(ev, stg + run * CG_STAGES_MAX);
+        stg[run * CG_STAGES_MAX + i] = ev->stage_s[i];
+    }
 }
 
 /* Each stage's median over the runs rows of stg (no stages when out of host memory). */
@@ -178,11 +179,11 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
         if ((st = cg_buffers_poison(ctx, (unsigned)k)) != CG_OK ||
             (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) || (t1 = wall_now(), false) ||
             (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK || (st = cg_events_elapsed(&ev, &sec)) != CG_OK ||
-            (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK ||
-            (k >= o->warmup && (st = stage_keep(&ev, stg, (size_t)(k - o->warmup), &row->stages)) != CG_OK))
+            (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
             break;
         double t3 = wall_now();
         wall[1] += t1 - t0, wall[2] += t2 - t1, wall[3] += t3 - t2;
+        if (k >= o->warmup) stage_keep(&ev, stg, (size_t)(k - o->warmup), &row->stages);
         cg_events_clear(&ev);
         fill_check(row, &c);
         if (!c.ok) {
