@@ -16,14 +16,20 @@ static void shortest(char *buf, size_t n, double v)
     }
 }
 
-bool cg_times_to_json(cJSON *o, const char *key, const cg_times *t)
+/* A JSON item for v seconds: the shortest exact number, or null when not finite; NULL when out of memory. */
+static cJSON *seconds_item(double v)
 {
     char buf[32];
+    shortest(buf, sizeof buf, v);
+    return isfinite(v) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
+}
+
+bool cg_times_to_json(cJSON *o, const char *key, const cg_times *t)
+{
     cJSON *a = cJSON_AddArrayToObject(o, key);
     if (!a) return false;
     for (size_t i = 0; i < t->n; i++) {
-        shortest(buf, sizeof buf, t->s[i]);
-        cJSON *v = isfinite(t->s[i]) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
+        cJSON *v = seconds_item(t->s[i]);
         if (!v || !cJSON_AddItemToArray(a, v)) {
             cJSON_Delete(v);
             return false;
@@ -55,12 +61,10 @@ bool cg_times_from_json(const cJSON *v, double max_s, cg_times *t)
 
 bool cg_stages_to_json(cJSON *o, const char *key, const cg_stages *g)
 {
-    char buf[32];
     cJSON *m = cJSON_AddObjectToObject(o, key);
     if (!m) return false;
     for (size_t i = 0; i < g->n && i < CG_STAGES_MAX; i++) {
-        shortest(buf, sizeof buf, g->median_s[i]);
-        cJSON *v = isfinite(g->median_s[i]) ? cJSON_CreateRaw(buf) : cJSON_CreateNull();
+        cJSON *v = seconds_item(g->median_s[i]);
         if (!v || !cJSON_AddItemToObject(m, g->name[i], v)) {
             cJSON_Delete(v);
             return false;
