@@ -69,17 +69,24 @@ void of_release(void *rs)
     free(q);
 }
 
+/* The rung's next step, in the stage its steps are being added to. */
+static step *next_step(of_rung *q)
+{
+    step *p = &q->st[q->n++];
+    p->stage = q->stage;
+    return p;
+}
+
 /* A new 2D step over level L's pixels (the rung's work-group, clamped to the device). */
 static step *add2d(of_rung *q, const of_state *s, int L)
 {
-    step *p = &q->st[q->n++];
+    step *p = next_step(q);
     size_t wx = (size_t)q->r->p[P_WGX], wy = (size_t)q->r->p[P_WGY];
     while (wx * wy > s->max_wg && wy > 1)
         wy /= 2;
     while (wx * wy > s->max_wg && wx > 1)
         wx /= 2;
     p->level = L;
-    p->stage = q->stage;
     p->dims = 2;
     p->local[0] = wx;
     p->local[1] = wy;
@@ -112,9 +119,8 @@ static cg_status pyramid_steps(of_rung *q, const of_state *s, cl_program prog)
 {
     cg_status st = CG_OK;
     q->stage = "pyramid";
-    step *p = &q->st[q->n++];
+    step *p = next_step(q);
     cl_int n = (cl_int)s->n;
-    p->stage = q->stage;
     p->dims = 1;
     p->global[0] = round_up(s->n, 256);
     p->local[0] = s->max_wg < 256 ? s->max_wg : 256;
@@ -135,10 +141,9 @@ out:
 /* The second frame's levels copied into the rung's images (enqueue sees a step without a kernel). */
 static void image_steps(of_rung *q, const of_state *s)
 {
-    for (int L = 0; L < s->levels && q->img; L++) {
-        q->st[q->n].stage = "images";
-        q->st[q->n++].level = L;
-    }
+    q->stage = "images";
+    for (int L = 0; L < s->levels && q->img; L++)
+        next_step(q)->level = L;
 }
 
 /* Per level: the derivatives, then G (window by window, or rows then columns). */

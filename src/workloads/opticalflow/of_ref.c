@@ -12,15 +12,21 @@
 #include "core/log.h"
 #include "workloads/opticalflow/opticalflow.h"
 
-#define U           0x1p-24 /* float unit roundoff */
-#define OF_SETTLE   3       /* eta: the longest of the last 3 steps (one short step can end a wander) */
-#define TEX_WEIGHT  0x1p-8  /* NVIDIA's texture filtering: interpolation weights with 8 fractional bits */
-#define MAX_THREADS 16
+#define U 0x1p-24 /* float unit roundoff */
+/* level.amb bits: the invalid rule within rounding here / at a coarser ancestor; a last-iteration sample off
+ * the frame here / at an ancestor (the image rungs' texture may then settle elsewhere). */
+#define AMB_HERE         1u
+#define AMB_ANCESTOR     2u
+#define CLAMPED_HERE     4u
+#define CLAMPED_ANCESTOR 8u
+#define OF_SETTLE        3      /* eta: the longest of the last 3 steps (one short step can end a wander) */
+#define TEX_WEIGHT       0x1p-8 /* NVIDIA's texture filtering: interpolation weights with 8 fractional bits */
+#define MAX_THREADS      16
 
 typedef struct level {
     size_t w, h;
     double *i, *j, *ix, *iy, *gxx, *gxy, *gyy, *fx, *fy;
-    uint8_t *amb; /* 1: the invalid rule is within rounding here or at an ancestor: the guess may differ */
+    uint8_t *amb; /* AMB_* bits: where the guess (or, for image rungs, the texture's solution) may differ */
 } level;
 
 typedef struct ref_job {
@@ -100,7 +106,7 @@ static void tensor(level *l, int r, double *tmp)
     for (size_t k = 0; k < n; k++) {
         double tr = l->gxx[k] + l->gyy[k];
         double e = min_eig(l->gxx[k], l->gxy[k], l->gyy[k]) - OF_MIN_EIG * nwin;
-        l->amb[k] = fabs(e) <= (gam + 16 * U) * tr + 1e-9; /* bit 1: here; bit 2 (solve): an ancestor */
+        l->amb[k] = fabs(e) <= (gam + 16 * U) * tr + 1e-9 ? AMB_HERE : 0; /* the ancestors' bits: solve */
     }
 }
 
@@ -166,10 +172,10 @@ static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
     px->eta = (float)eta;
     px->db_hand = (float)(hand + 2 * gam * acc);
     px->db_tex = (float)tex;
-    px->ambiguous = l->amb[k0] & 1;
-    px->loose = (l->amb[k0] & 2) != 0;
+    px->ambiguous = l->amb[k0] & AMB_HERE;
+    px->loose = (l->amb[k0] & AMB_ANCESTOR) != 0;
     px->clamped = clamped;
-    px->loose_tex = (l->amb[k0] & 8) != 0;
+    px->loose_tex = (l->amb[k0] & CLAMPED_ANCESTOR) != 0;
     px->status = valid ? OF_TRACKED : OF_INVALID;
     if (!valid) d[0] = d[1] = 0;
     double ex_ = (double)x + d[0], ey_ = (double)y + d[1];
@@ -192,9 +198,10 @@ static void *solve_rows(void *arg)
                 size_t ck = (y >> 1 < c->h ? y >> 1 : c->h - 1) * c->w + (x >> 1 < c->w ? x >> 1 : c->w - 1);
                 gx = 2 * c->fx[ck];
                 gy = 2 * c->fy[ck];
-                l->amb[k] |= (c->amb[ck] & 3 ? 2 : 0) | (c->amb[ck] & 12 ? 8 : 0);
+                l->amb[k] |= (c->amb[ck] & (AMB_HERE | AMB_ANCESTOR) ? AMB_ANCESTOR : 0) |
+                             (c->amb[ck] & (CLAMPED_HERE | CLAMPED_ANCESTOR) ? CLAMPED_ANCESTOR : 0);
             }
-            if (solve_px(s, l, x, y, gx, gy, d, jb->L == 0 ? &s->ref[k] : NULL)) l->amb[k] |= 4;
+            if (solve_px(s, l, x, y, gx, gy, d, jb->L == 0 ? &s->ref[k] : NULL)) l->amb[k] |= CLAMPED_HERE;
             l->fx[k] = d[0];
             l->fy[k] = d[1];
         }
