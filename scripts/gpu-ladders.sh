@@ -62,6 +62,15 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt" ;;
   histogram) run hist-u8-random histogram --pattern random && run hist-u8-allequal histogram --pattern allequal &&
     run hist-u32-random histogram --pixel u32 --pattern random ;;
+  lcs-grid) run lcs-grid-16k lcs:tiled,lcs:best,lcs:grid,lcs:nv-ballot --size 16384 --runs 5 &&
+    run lcs-grid-512k lcs:tiled,lcs:grid,lcs:nv-ballot --size 524288 --runs 3 &&
+    run lcs-grid-1m lcs:grid,lcs:nv-ballot --runs 3 ;;
+  ptx-mutants) # the mutants of inline-PTX rungs (expect: caught-ptx) must be caught on NVIDIA
+    ids=$(awk '/^id:/ {id = $2} /^expect: caught-ptx/ {print id}' tests/mutation/*.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/ptx-mutants.md" \
+      >"$out/ptx-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
   cloth) run cloth cloth --grid 1024x1024 && run cloth-many cloth:jacobi,cloth:best,cloth:per-cloth --grid 64x64 --cloths 64 ;;
   opticalflow) run of-640x480-l4 opticalflow --levels 4 --runs 10 &&

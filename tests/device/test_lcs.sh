@@ -6,7 +6,8 @@
 #     1023..1025 and 17x1024 / 16x2049 (tile-simd's 1024 columns), 1x7 / 7x1 / 333x70 (n != m, one string
 #     shorter than a tile), 8193 (257 words: stripes of bitpar-wg left empty), alphabets 1, 2 and 256; naive
 #     unsupported where its matrix passes one allocation;
-#  2. deliberately broken kernels (a dropped carry, a wrong diagonal, a missing barrier, a tile edge) fail;
+#     grid at lengths around its 2048-character groups and 32-row chunks;
+#  2. deliberately broken kernels (a dropped carry, grid's carry from the group before lost, a wrong diagonal, a missing barrier, a tile edge) fail;
 #  3. bad input is refused in one line with the documented exit.
 # Usage: bash test_lcs.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +26,12 @@ for len in 257x64 100; do
 done
 expect_ok "alphabet 1" -- run1 lcs --size 40x33 --alphabet 1
 for len in 8193x300 16385x64; do
-    expect_ok "bit-parallel stripes, $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best --size "$len"
+    expect_ok "bit-parallel stripes, $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid --size "$len"
+done
+# grid: groups of 32 words (2048 characters of a), chunks of 32 rows (characters of b): one group and a
+# partial one, the last chunk full, one row short or one over, a single chunk.
+for len in 2047x31 2048x32 2049x33 4097x4095 6143x64 6145x65 30000x1; do
+    expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot --size "$len"
 done
 
 # The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
@@ -39,7 +45,7 @@ rep = json.load(open(sys.argv[1]))
 rows = [r for r in rep["results"] if r["workload"] == "lcs"]
 bad = []
 want = ("naive", "diag3", "pad", "branchless", "vec4", "tile-item", "tile-simd", "tiled", "bitpar", "bitpar-wg", "best",
-        "ref-threads", "ref-tiles")
+        "grid", "nv-ballot", "ref-threads", "ref-tiles")
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in want if w not in names]
 cpu = rep["device"]["type"].upper() == "CPU"
@@ -75,7 +81,11 @@ caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --no-cache
 mut <<'EOF'
 [("    *carry = (word)(s < v) | (word)(s2 < s);", "    *carry = (word)(s2 < s);")]
 EOF
-caught "carry of v + x dropped" lcs:bitpar,lcs:bitpar-wg,lcs:best 1025x700
+caught "carry of v + x dropped" lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid 1025x700
+mut <<'EOF'
+[("                c = (bits_in >> r) & 1;", "                c = 0;")]
+EOF
+caught "grid: no carry from the group before" lcs:grid 4100x5000
 mut <<'EOF'
 [("            v = p2[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;",
   "            v = p1[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;")]

@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOADS = os.path.join(ROOT, "src", "workloads")
 FIELDS = ("id", "file", "class", "expect", "quick", "run", "why", "note", "old", "new")
-EXPECTS = ("caught", "race-gpu")
+EXPECTS = ("caught", "race-gpu", "caught-ptx")
 CLASSES = ("border", "tail", "weight", "tap", "barrier", "intermediate", "lane", "xy", "race", "loop-bound",
            "clamp", "index")
 TIMEOUT_S = 180
@@ -237,6 +237,8 @@ def met(res, races):
     """Whether the result is what the mutant expects on this device."""
     if res["outcome"] == "caught":
         return True
+    if res["expect"] == "caught-ptx":  # an inline-PTX rung: only an NVIDIA device runs it
+        return res["outcome"] == "unsupported"
     return res["expect"] == "race-gpu" and not races and res["outcome"] == "survived"
 
 
@@ -257,7 +259,7 @@ def summary(results, races):
     missed = [r for r in results if not met(r, races)]
     for r in results:
         if r["outcome"] != "caught":
-            tag = "expected on this device (race-gpu)" if met(r, races) else "NOT EXPECTED"
+            tag = "expected on this device (%s)" % r["expect"] if met(r, races) else "NOT EXPECTED"
             print("  %s: %s, %s" % (r["id"], r["outcome"], tag))
             if r["outcome"] in ("build_failed", "crash", "hang", "error", "baseline_failed"):
                 print("    " + "\n    ".join(r["log"].strip().splitlines()[-6:]))

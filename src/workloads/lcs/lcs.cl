@@ -290,3 +290,165 @@ lcs_bitpar_wg(__global const uchar *b, __global const word *masks, __global word
     }
     if (t == 0) score[0] = zs[0];
 }
+
+/* ---- grid and nv-ballot: a's words striped over many work-groups ---------------------------------------
+ * Group g (by ticket: atomic_inc when it starts, so it only waits on groups that have started) owns WG words
+ * of V in registers, one per work-item, and sweeps every character of b. The carry into its first word for
+ * row j is the carry out of group g - 1's last word for the same row: handed over in chunks of 32 rows, one
+ * 64-bit word per chunk (the 32 carry bits, and 1 in the high half once written: the buffer is zeroed before
+ * each run, and data and tag travel in one atomic, so no fence is needed). Each group reads chunk c + 1 while
+ * it works on chunk c. Waits are bounded (SPIN_MAX polls): a broken predecessor gives a wrong score, no hang.
+ * Each group's count of zero bits goes to part[g]; lcs_sum adds them. */
+#ifdef GRID
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define SPIN_MAX (1 << 24)
+
+/* Polls *slot, starting from the value x already read, until its tag is set (or SPIN_MAX polls). */
+ulong chunk_wait(volatile __global ulong *slot, ulong x)
+{
+    for (int spins = 0; (x >> 32) == 0 && spins < SPIN_MAX; spins++)
+        x = atom_or(slot, 0ul);
+    return x;
+}
+
+/* The sum of the work-group's z (every work-item calls it). */
+int group_sum(__local int *zs, int z)
+{
+    int t = get_local_id(0);
+    zs[t] = z;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = WG / 2; h > 0; h /= 2) {
+        if (t < h) zs[t] += zs[t + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return zs[0];
+}
+
+/* grid: inside a group, the bitpar-wg wavefront (item t handles row j at step j + t, the carry from item
+ * t - 1 through local memory, one barrier per step); item 0 takes the carry from the chunk of group g - 1,
+ * item WG - 1 collects its carries out and publishes a chunk every 32 rows. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int m, int nw,
+                volatile __global ulong *carry, volatile __global uint *ticket, __global int *part)
+{
+    __local word cin[2][WG];
+    __local int zs[WG];
+    __local uint gl;
+    int t = get_local_id(0);
+    if (t == 0) gl = atomic_inc(ticket);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int g = gl, ng = (nw + WG - 1) / WG, w = g * WG + t, chunks = (m + 31) / 32;
+    volatile __global ulong *in = carry + (size_t)(g ? g - 1 : 0) * chunks, *out = carry + (size_t)g * chunks;
+    word v = ~(word)0;
+    uint bits_in = 0, bits_out = 0;
+    ulong pre = 0;
+    if (t == 0 && g) pre = atom_or(in, 0ul);
+    for (int s = 0; s < m + WG - 1; s++) {
+        int j = s - t, r = j & 31;
+        if (j >= 0 && j < m) {
+            word mk = w < nw ? masks[(size_t)b[j] * nw + w] : 0, c;
+            if (t == 0) {
+                if (r == 0 && g) {
+                    pre = chunk_wait(in + j / 32, pre);
+                    bits_in = (uint)pre;
+                    pre = j / 32 + 1 < chunks ? atom_or(in + j / 32 + 1, 0ul) : 0;
+                }
+                c = (bits_in >> r) & 1;
+            } else {
+                c = cin[(s - 1) & 1][t - 1];
+            }
+            v = bp_step(v, mk, &c);
+            cin[s & 1][t] = c;
+            if (t == WG - 1) {
+                bits_out |= (uint)c << r;
+                if ((r == 31 || j == m - 1) && g + 1 < ng) {
+                    atom_xchg(out + j / 32, (ulong)1 << 32 | bits_out);
+                    bits_out = 0;
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    int z = group_sum(zs, w < nw ? bp_zeros(v, w, n) : 0);
+    if (t == 0) part[g] = z;
+}
+
+#ifdef USE_PTX
+#if WG != 32
+#error "lcs_bitpar_ballot is one warp per work-group: WG must be 32"
+#endif
+/* The lanes of the warp whose p is non-zero, as bits (PTX vote.sync.ballot). */
+uint ballot(int p)
+{
+    uint r;
+    asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }"
+                 : "=r"(r)
+                 : "r"(p));
+    return r;
+}
+
+/* One row over the warp's 32 words at once: each lane's sum V + (V & M) without a carry in generates a carry
+ * (overflow) or propagates one (all ones); with those as the bits of X = gen | prop and Y = gen, the carry into
+ * lane k is bit k of (X + Y + cin) ^ X ^ Y (a 32-bit carry-lookahead), and bit 32 is the carry out. */
+word ballot_step(word v, word mk, int t, uint cin, uint *cout)
+{
+    word sm = v + (v & mk);
+    uint gen = ballot(sm < v), x = gen | ballot(sm == ~(word)0);
+    ulong sum = (ulong)x + gen + cin;
+    *cout = (uint)(sum >> 32);
+    return (sm + (((uint)sum ^ x ^ gen) >> t & 1)) | (v & ~mk);
+}
+
+/* nv-ballot: grid's groups and chunks, one warp per group, and the carries across the warp by ballot_step:
+ * every lane works on the same row, no skew and no barrier per row. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, int m, int nw,
+                  volatile __global ulong *carry, volatile __global uint *ticket, __global int *part)
+{
+    __local int zs[WG];
+    __local uint gl, sh;
+    int t = get_local_id(0);
+    if (t == 0) gl = atomic_inc(ticket);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int g = gl, ng = (nw + WG - 1) / WG, w = g * WG + t, chunks = (m + 31) / 32;
+    volatile __global ulong *in = carry + (size_t)(g ? g - 1 : 0) * chunks, *out = carry + (size_t)g * chunks;
+    __global const word *mw = masks + (w < nw ? w : 0);
+    word v = ~(word)0, live = w < nw ? ~(word)0 : 0;
+    ulong pre = 0;
+    if (t == 0 && g) pre = atom_or(in, 0ul);
+    for (int c = 0; c < chunks; c++) {
+        if (t == 0) {
+            if (g) pre = chunk_wait(in + c, pre);
+            sh = (uint)pre;
+            pre = g && c + 1 < chunks ? atom_or(in + c + 1, 0ul) : 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint bits_in = sh, bits_out = 0, co;
+        int j0 = c * 32, rows = min(32, m - j0);
+        word mk = mw[(size_t)b[j0] * nw] & live;
+        for (int r = 0; r < rows; r++) {
+            word next = r + 1 < rows ? mw[(size_t)b[j0 + r + 1] * nw] & live : 0;
+            v = ballot_step(v, mk, t, bits_in >> r & 1, &co);
+            bits_out |= co << r;
+            mk = next;
+        }
+        if (t == 0 && g + 1 < ng) atom_xchg(out + c, (ulong)1 << 32 | bits_out);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    int z = group_sum(zs, w < nw ? bp_zeros(v, w, n) : 0);
+    if (t == 0) part[g] = z;
+}
+#endif
+
+/* The score: the sum of the groups' parts (one work-group of WG). */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void lcs_sum(__global const int *part, int ng,
+                                                                         __global int *score)
+{
+    __local int zs[WG];
+    int z = 0;
+    for (int i = get_local_id(0); i < ng; i += WG)
+        z += part[i];
+    z = group_sum(zs, z);
+    if (get_local_id(0) == 0) score[0] = z;
+}
+#endif

@@ -12,7 +12,8 @@ enum { P_PLAN, P_WG, P_TILE, P_WBITS };
 /* How a rung launches: one launch per cell diagonal (row-major matrix, three diagonals, padded three
  * diagonals), per tile diagonal (one tile per work-item, scalar or 16 rows as vector
  * lanes; one per work-group), bit-parallel (one work-item, one
- * group), and the host reference (a native kernel running the pthreads DP). */
+ * group, many groups handing carries on), and the host reference (a native kernel running the pthreads DP).
+ */
 enum {
     PLAN_NAIVE,
     PLAN_DIAG3,
@@ -22,6 +23,7 @@ enum {
     PLAN_TILED,
     PLAN_BITPAR,
     PLAN_BITPAR_WG,
+    PLAN_BITPAR_GRID,
     PLAN_REF
 };
 #define LCS_SIMD_ROWS 16 /* rows of a tile-simd tile: the lanes of its int16 vectors */

@@ -14,7 +14,9 @@ typedef struct lcs_rung {
     int plan;
     size_t wg, tile, vec; /* vec: cells per work-item of the padded plans (1 or 4) */
     int wbits;
-    cl_kernel k, zero, take, masks;
+    cl_kernel k, zero, take, masks, sum;
+    size_t groups, chunks; /* grid plan: work-groups, and 32-row chunks of carries each hands on */
+    cl_mem carry, ticket, part;
 } lcs_rung;
 
 static size_t min_sz(size_t a, size_t b)
@@ -27,9 +29,27 @@ static size_t round_up(size_t x, size_t g)
     return (x + g - 1) / g * g;
 }
 
+/* The grid plan's work-groups of wg words and its chunks of 32 rows: a chunk of carries is 8 bytes. */
+static void grid_shape(const lcs_state *s, size_t wg, size_t *groups, size_t *chunks)
+{
+    *groups = ((s->n + 63) / 64 + wg - 1) / wg;
+    *chunks = (s->m + 31) / 32;
+}
+
 bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const lcs_state *s = state;
+    if (r->p[P_PLAN] == PLAN_BITPAR_GRID) {
+        size_t groups, chunks;
+        grid_shape(s, cg_rung_pow2_wg(r->p[P_WG], 32, s->max_wg), &groups, &chunks);
+        double bytes = (double)groups * (double)chunks * 8.0;
+        if (bytes > (double)s->max_alloc || bytes / 4 > 4294967295.0) {
+            snprintf(why, len,
+                     "the carries handed between groups need %.3g GiB, more than one allocation (%.3g GiB)",
+                     bytes / 1073741824.0, (double)s->max_alloc / 1073741824.0);
+            return true;
+        }
+    }
     if (r->p[P_PLAN] == PLAN_NAIVE && !s->full) {
         snprintf(why, len,
                  "the row-major (n+1) x (m+1) matrix needs %.3g GiB, more than one allocation (%.3g GiB) or "
@@ -63,7 +83,32 @@ void lcs_release(void *rs)
     if (q->zero) clReleaseKernel(q->zero);
     if (q->take) clReleaseKernel(q->take);
     if (q->masks) clReleaseKernel(q->masks);
+    if (q->sum) clReleaseKernel(q->sum);
+    cl_mem bufs[] = {q->carry, q->ticket, q->part};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]) clReleaseMemObject(bufs[i]);
     free(q);
+}
+
+/* The grid plan's buffers (carries, ticket, the groups' parts) and the arguments after b and masks. */
+static cg_status set_grid_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int m, cl_int nw)
+{
+    cg_status st = CG_OK;
+    cl_int ng;
+    cl_kernel k = q->k;
+    grid_shape(s, q->wg, &q->groups, &q->chunks);
+    ng = (cl_int)q->groups;
+    CG_TRY(clSetKernelArg(k, 2, sizeof n, &n));
+    CG_TRY(clSetKernelArg(k, 3, sizeof m, &m));
+    CG_TRY(clSetKernelArg(k, 4, sizeof nw, &nw));
+    CG_TRY(clSetKernelArg(k, 5, sizeof(cl_mem), &q->carry));
+    CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &q->ticket));
+    CG_TRY(clSetKernelArg(k, 7, sizeof(cl_mem), &q->part));
+    CG_TRY(clSetKernelArg(q->sum, 0, sizeof(cl_mem), &q->part));
+    CG_TRY(clSetKernelArg(q->sum, 1, sizeof ng, &ng));
+    CG_TRY(clSetKernelArg(q->sum, 2, sizeof(cl_mem), &s->score));
+out:
+    return st;
 }
 
 /* The mask kernel's and the bit-parallel sweep's arguments. */
@@ -77,6 +122,7 @@ static cg_status set_bitpar_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_i
     CG_TRY(clSetKernelArg(q->masks, 3, sizeof nw, &nw));
     CG_TRY(clSetKernelArg(k, 0, sizeof(cl_mem), &s->b8));
     CG_TRY(clSetKernelArg(k, 1, sizeof(cl_mem), &s->masks));
+    if (q->plan == PLAN_BITPAR_GRID) return set_grid_args(s, q, n, m, nw);
     CG_TRY(clSetKernelArg(k, 2, sizeof(cl_mem), &s->bits));
     CG_TRY(clSetKernelArg(k, 3, sizeof n, &n));
     CG_TRY(clSetKernelArg(k, 4, sizeof m, &m));
@@ -125,9 +171,24 @@ static cg_status set_static_args(const lcs_state *s, lcs_rung *q)
         break;
     case PLAN_BITPAR:
     case PLAN_BITPAR_WG:
+    case PLAN_BITPAR_GRID:
         st = set_bitpar_args(s, q, n, m, nw);
         break;
     }
+out:
+    return st;
+}
+
+/* The grid plan's own scratch: the carries (zeroed before each run by the enqueue), the ticket, the parts. */
+static cg_status grid_buffers(cg_ctx *ctx, const lcs_state *s, lcs_rung *q, cl_program prog)
+{
+    cg_status st = CG_OK;
+    size_t groups, chunks;
+    grid_shape(s, q->wg, &groups, &chunks);
+    CG_TRY_OBJ(q->sum, clCreateKernel(prog, "lcs_sum", CG_ERRP));
+    CG_TRY_OBJ(q->carry, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, groups * chunks * 8, NULL, CG_ERRP));
+    CG_TRY_OBJ(q->ticket, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4, NULL, CG_ERRP));
+    CG_TRY_OBJ(q->part, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, groups * 4, NULL, CG_ERRP));
 out:
     return st;
 }
@@ -136,7 +197,6 @@ cg_status lcs_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pro
 {
     cg_status st = CG_OK;
     lcs_state *s = state;
-    (void)ctx;
     lcs_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "lcs: out of host memory");
     q->r = r;
@@ -151,6 +211,7 @@ cg_status lcs_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pro
         CG_TRY_OBJ(q->take, clCreateKernel(prog, "lcs_take", CG_ERRP));
         CG_TRY_OBJ(q->masks, clCreateKernel(prog, "lcs_masks", CG_ERRP));
         CG_TRY(clSetKernelArg(q->take, 2, sizeof(cl_mem), &s->score));
+        if (q->plan == PLAN_BITPAR_GRID) CG_TRY_ST(grid_buffers(ctx, s, q, prog));
         st = set_static_args(s, q);
     }
 out:
@@ -257,6 +318,13 @@ static cg_status enqueue_bitpar(cg_ctx *ctx, lcs_state *s, lcs_rung *q, cg_event
     size_t nw = (s->n + (size_t)q->wbits - 1) / (size_t)q->wbits;
     size_t global[2] = {round_up(nw, 64), (size_t)s->alphabet}, local[2] = {64, 1};
     CG_TRY_ST(cg_enqueue_kernel(ctx, ev, q->masks, 2, global, local));
+    if (q->plan == PLAN_BITPAR_GRID) {
+        CG_TRY_ST(zero(ctx, ev, q, q->carry, q->groups * q->chunks * 2));
+        CG_TRY_ST(zero(ctx, ev, q, q->ticket, 1));
+        CG_TRY_ST(launch(ctx, ev, q->k, q->groups * q->wg, q->wg));
+        st = launch(ctx, ev, q->sum, q->wg, q->wg);
+        goto out;
+    }
     st = launch(ctx, ev, q->k, q->plan == PLAN_BITPAR ? 1 : q->wg, q->plan == PLAN_BITPAR ? 1 : q->wg);
 out:
     return st;
@@ -293,6 +361,7 @@ cg_status lcs_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
         return enqueue_tiles(ctx, s, q, ev);
     case PLAN_BITPAR:
     case PLAN_BITPAR_WG:
+    case PLAN_BITPAR_GRID:
         return enqueue_bitpar(ctx, s, q, ev);
     default: {
         native_args na = {s, q->tile == 1};
