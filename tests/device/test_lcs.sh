@@ -31,7 +31,7 @@ done
 # grid: groups of 32 words (2048 characters of a), chunks of 32 rows (characters of b): one group and a
 # partial one, the last chunk full, one row short or one over, a single chunk.
 for len in 2047x31 2048x32 2049x33 4097x4095 6143x64 6145x65 30000x1; do
-    expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot --size "$len"
+    expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size "$len"
 done
 
 # The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
@@ -45,7 +45,7 @@ rep = json.load(open(sys.argv[1]))
 rows = [r for r in rep["results"] if r["workload"] == "lcs"]
 bad = []
 want = ("naive", "diag3", "pad", "branchless", "vec4", "tile-item", "tile-simd", "tiled", "bitpar", "bitpar-wg", "best",
-        "grid", "nv-ballot", "ref-threads", "ref-tiles")
+        "grid", "nv-ballot", "nv-ballot32", "ref-threads", "ref-tiles")
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in want if w not in names]
 cpu = rep["device"]["type"].upper() == "CPU"

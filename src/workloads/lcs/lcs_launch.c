@@ -29,10 +29,12 @@ static size_t round_up(size_t x, size_t g)
     return (x + g - 1) / g * g;
 }
 
-/* The grid plan's work-groups of wg words and its chunks of 32 rows: a chunk of carries is 8 bytes. */
-static void grid_shape(const lcs_state *s, size_t wg, size_t *groups, size_t *chunks)
+/* The grid plan's work-groups of wg words of wbits bits and its chunks of 32 rows (8 bytes of carries each).
+ */
+static void grid_shape(const lcs_state *s, size_t wg, int wbits, size_t *groups, size_t *chunks)
 {
-    *groups = ((s->n + 63) / 64 + wg - 1) / wg;
+    size_t nw = (s->n + (size_t)wbits - 1) / (size_t)wbits;
+    *groups = (nw + wg - 1) / wg;
     *chunks = (s->m + 31) / 32;
 }
 
@@ -41,7 +43,8 @@ bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
     const lcs_state *s = state;
     if (r->p[P_PLAN] == PLAN_BITPAR_GRID) {
         size_t groups, chunks;
-        grid_shape(s, cg_rung_pow2_wg(r->p[P_WG], 32, s->max_wg), &groups, &chunks);
+        grid_shape(s, cg_rung_pow2_wg(r->p[P_WG], 32, s->max_wg), r->p[P_WBITS] == 64 ? 64 : 32, &groups,
+                   &chunks);
         double bytes = (double)groups * (double)chunks * 8.0;
         if (bytes > (double)s->max_alloc || bytes / 4 > 4294967295.0) {
             snprintf(why, len,
@@ -96,7 +99,7 @@ static cg_status set_grid_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int
     cg_status st = CG_OK;
     cl_int ng;
     cl_kernel k = q->k;
-    grid_shape(s, q->wg, &q->groups, &q->chunks);
+    grid_shape(s, q->wg, q->wbits, &q->groups, &q->chunks);
     ng = (cl_int)q->groups;
     CG_TRY(clSetKernelArg(k, 2, sizeof n, &n));
     CG_TRY(clSetKernelArg(k, 3, sizeof m, &m));
@@ -184,7 +187,7 @@ static cg_status grid_buffers(cg_ctx *ctx, const lcs_state *s, lcs_rung *q, cl_p
 {
     cg_status st = CG_OK;
     size_t groups, chunks;
-    grid_shape(s, q->wg, &groups, &chunks);
+    grid_shape(s, q->wg, q->wbits, &groups, &chunks);
     CG_TRY_OBJ(q->sum, clCreateKernel(prog, "lcs_sum", CG_ERRP));
     CG_TRY_OBJ(q->carry, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, groups * chunks * 8, NULL, CG_ERRP));
     CG_TRY_OBJ(q->ticket, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4, NULL, CG_ERRP));
