@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "core/clerr.h"
 #include "core/log.h"
@@ -158,14 +159,29 @@ out:
     return st;
 }
 
-/* The bit-parallel reference; on sizes up to 2^26 cells also the plain DP, which must agree. */
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The bit-parallel reference; on sizes up to 2^26 cells also the plain DP, which must agree. Both run on one
+ * host thread; their wall times go to the debug log (CLGAUGE_DEBUG=1), the single-thread CPU figures that
+ * docs/workloads/lcs.md compares the GPU with. */
 static cg_status make_reference(lcs_state *s)
 {
     cg_status st = CG_OK;
+    double cells = (double)s->n * (double)s->m, t0 = seconds();
     s->ref = lcs_ref_bitpar(s->a, s->n, s->b, s->m);
+    t0 = seconds() - t0;
+    CG_DEBUG("lcs: CPU reference, bit-parallel, one thread: %.4g s, %.4g Gcell/s", t0, cells / t0 * 1e-9);
     CG_FAIL_IF(s->ref < 0, CG_E_RUNTIME, "lcs: out of host memory for the reference");
-    if ((double)s->n * (double)s->m <= 0x1p26) {
+    if (cells <= 0x1p26) {
+        t0 = seconds();
         int64_t dp = lcs_ref_dp(s->a, s->n, s->b, s->m);
+        t0 = seconds() - t0;
+        CG_DEBUG("lcs: CPU reference, plain DP, one thread: %.4g s, %.4g Gcell/s", t0, cells / t0 * 1e-9);
         CG_FAIL_IF(dp != s->ref, CG_E_RUNTIME,
                    "lcs: internal error: the bit-parallel reference gives %lld, the plain DP %lld",
                    (long long)s->ref, (long long)dp);
