@@ -62,9 +62,11 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt" ;;
   histogram) run hist-u8-random histogram --pattern random && run hist-u8-allequal histogram --pattern allequal &&
     run hist-u32-random histogram --pixel u32 --pattern random ;;
-  lcs-grid) run lcs-grid-16k lcs:tiled,lcs:best,lcs:grid,lcs:nv-ballot --size 16384 --runs 5 &&
-    run lcs-grid-512k lcs:tiled,lcs:grid,lcs:nv-ballot --size 524288 --runs 3 &&
-    run lcs-grid-1m lcs:grid,lcs:nv-ballot --runs 3 ;;
+  lcs-grid) # the many-group bit-parallel rungs; CLGAUGE_DEBUG=1 logs the single-thread CPU references' times
+    run lcs-grid-16k lcs:tiled,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size 16384 --runs 5 &&
+    run lcs-grid-512k lcs:tiled,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size 524288 --runs 3 &&
+    CLGAUGE_DEBUG=1 run lcs-grid-1m lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --runs 3 &&
+    CLGAUGE_DEBUG=1 run lcs-cpu-8k lcs:nv-ballot --size 8192 --runs 3 ;;
   ptx-mutants) # the mutants of inline-PTX rungs (expect: caught-ptx) must be caught on NVIDIA
     ids=$(awk '/^id:/ {id = $2} /^expect: caught-ptx/ {print id}' tests/mutation/*.mut | paste -sd,)
     echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
