@@ -34,6 +34,27 @@ for len in 2047x31 2048x32 2049x33 4097x4095 6143x64 6145x65 30000x1; do
     expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size "$len"
 done
 
+# --pairs: many pairs in one batch; a pair's strings at every residue of the groups and chunks; the rungs that
+# solve one pair are unsupported; the default length with --pairs is 2048.
+for len in 1 33x31 2049x65 4100x300; do
+    expect_ok "lcs --pairs 7 --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot --pairs 7 --size "$len"
+done
+pj=$TESTTMP/lcs_pairs.json
+rm -f "$pj"
+run1 lcs --pairs 3 --json "$pj" >"$TESTTMP/lcs_pairs.out" 2>&1 || { cat "$TESTTMP/lcs_pairs.out"; fail "--pairs 3"; }
+python3 - "$pj" <<'EOF' || fail "--pairs JSON checks (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+bad = ["%s: %s" % (n, r["status"]) for n, r in rows.items() if n in ("bitpar", "bitpar-wg", "best", "grid")
+       and (r["status"] != "ok" or r.get("items") != 3 * 2048 * 2048)]
+bad += ["%s: %s, want unsupported (one pair)" % (n, r["status"]) for n, r in rows.items()
+        if n in ("naive", "diag3", "tiled", "tile-simd", "ref-threads") and
+        (r["status"] != "unsupported" or "one pair" not in r.get("reason", ""))]
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+
 # The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
 # allocation.
 json=$TESTTMP/lcs.json
@@ -87,6 +108,12 @@ mut <<'EOF'
 EOF
 caught "grid: no carry from the group before" lcs:grid 4100x5000
 mut <<'EOF'
+[("    b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)",
+  "    b += 0 * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)")]
+EOF
+expect_wrong "bitpar --pairs: every pair reads the first pair's b" -- "$BIN" run lcs:bitpar --kernel-dir "$wrong" \
+    --no-cache --pairs 4 --size 200x300 --runs 1 --warmup 1
+mut <<'EOF'
 [("            v = p2[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;",
   "            v = p1[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;")]
 EOF
@@ -108,6 +135,10 @@ expect 1 "lcs: --alphabet 257 is not a whole number from 1 to 256" -- "$BIN" run
 expect 1 "lcs: --alphabet 2.5 is not a whole number" -- "$BIN" run lcs --alphabet 2.5 --size 64
 expect 1 "positive" -- "$BIN" run lcs --alphabet 0 --size 64
 expect 1 "above this device's limits" -- "$BIN" run lcs --size 1073741823 --alphabet 256
+expect 1 "positive" -- "$BIN" run lcs --pairs 0 --size 64
+expect 1 "lcs: --pairs 2.5 is not a whole number" -- "$BIN" run lcs --pairs 2.5 --size 64
+expect 1 "lcs: --pairs 16777217 is not a whole number" -- "$BIN" run lcs --pairs 16777217 --size 64
+expect 1 "use a smaller --size or --pairs" -- "$BIN" run lcs --pairs 16777216 --size 65536
 expect 1 "lcs: --size 2147483647x5 must be 1 to 2^30-1 characters each way" -- "$BIN" run lcs --size 2147483647x5
 expect 1 "applies to picture workloads" -- "$BIN" run lcs --size 64 --input "$TESTTMP/x.txt"
 expect 1 "applies to the lcs workload only" -- "$BIN" run saxpy --alphabet 4

@@ -59,6 +59,9 @@ static const cg_rung rungs[] = {
  * since the CLI caps an EXTENTS option's sides at 1024. */
 static const cg_wopt wopts[] = {
     {"alphabet", "N", "random characters 0..N-1, N from 1 to 256 (default 4)", CG_WOPT_NUMBER, NULL, "4", 0},
+    {"pairs", "N",
+     "N independent pairs solved in one batch, 1 to 2^24 (default 1); each --size long (default 2048)",
+     CG_WOPT_NUMBER, NULL, "1", 0},
 };
 
 /* Only the lengths: the memory the ladder needs is checked by check_memory (it is not w x h). */
@@ -88,37 +91,56 @@ static cg_status pick_alphabet(const cg_run_opts *o, int *alphabet)
     return CG_OK;
 }
 
-/* Device bytes of every buffer but the naive rung's matrix, the largest one alone, for lengths n x m. */
-static double device_bytes(size_t n, size_t m, int alphabet, double *largest)
+static cg_status pick_pairs(const cg_run_opts *o, size_t *pairs)
 {
-    double masks = (double)alphabet * (double)((n + 63) / 64) * 8.0;
-    double diag = (double)(n + 2 * LCS_PAD + 1) * 4.0;
-    double strings = 3.0 * (double)(n + m) + 8.0 * LCS_PAD + 6.0 * LCS_STR_ROUND;
-    *largest = masks > diag ? masks : diag;
-    return masks + 3.0 * diag + strings + 4.0 * (double)(n + m) + (double)((n + 63) / 64) * 8.0 + 65536.0;
+    double v = cg_wopts_number(o->wopts, "pairs", 1);
+    if (v < 1 || v > LCS_MAX_PAIRS || v != (double)(size_t)v) {
+        CG_ERROR("lcs: --pairs %.15g is not a whole number from 1 to %d: use e.g. --pairs 1000", v,
+                 LCS_MAX_PAIRS);
+        return CG_E_USAGE;
+    }
+    *pairs = (size_t)v;
+    return CG_OK;
 }
 
-static cg_status check_memory(const cg_ctx *ctx, size_t n, size_t m, int alphabet)
+/* Device bytes of every buffer but the naive rung's matrix, the largest one alone, for `pairs` pairs of
+ * lengths n x m (the per-cell and tile rungs' buffers are for one pair: they solve only --pairs 1). */
+static double device_bytes(size_t n, size_t m, int alphabet, size_t pairs, double *largest)
 {
-    double largest, total = device_bytes(n, m, alphabet, &largest);
+    double p = (double)pairs, masks = p * (double)alphabet * (double)((n + 63) / 64) * 8.0;
+    double diag = (double)(n + 2 * LCS_PAD + 1) * 4.0;
+    double strings = (p + 2.0) * (double)(n + m) + 8.0 * LCS_PAD + 6.0 * LCS_STR_ROUND * p;
+    *largest = masks > diag ? masks : diag;
+    return masks + 3.0 * diag + strings + 4.0 * (double)(n + m) + p * (double)((n + 63) / 64) * 8.0 +
+           4.0 * p + 65536.0;
+}
+
+static cg_status check_memory(const cg_ctx *ctx, size_t n, size_t m, int alphabet, size_t pairs)
+{
+    double largest, total = device_bytes(n, m, alphabet, pairs, &largest);
     char need[32], one[32], alloc[32], mem[32];
     if (largest <= (double)ctx->dev->max_alloc && total <= (double)ctx->dev->global_mem / 2) return CG_OK;
     cg_format_bytes(total, need, sizeof need);
     cg_format_bytes(largest, one, sizeof one);
     cg_format_bytes((double)ctx->dev->max_alloc, alloc, sizeof alloc);
     cg_format_bytes((double)ctx->dev->global_mem, mem, sizeof mem);
-    CG_ERROR("lcs: %zux%zu characters (alphabet %d) need %s of device memory, %s in one buffer: above this "
-             "device's limits (%s per allocation, half of %s in all): use a smaller --size",
-             n, m, alphabet, need, one, alloc, mem);
+    CG_ERROR(
+        "lcs: %zu pair(s) of %zux%zu characters (alphabet %d) need %s of device memory, %s in one buffer: "
+        "above this device's limits (%s per allocation, half of %s in all): use a smaller --size or --pairs",
+        pairs, n, m, alphabet, need, one, alloc, mem);
     return CG_E_USAGE;
 }
 
-/* Everything validate and setup both decide: alphabet and lengths. */
+/* Everything validate and setup both decide: alphabet, pairs and lengths (with --pairs above 1 and no --size,
+ * LCS_PAIRS_LEN each, a typical read length, not the one-pair default of 2^20). */
 static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, lcs_state *s)
 {
+    cg_size_rule rule = size_rule;
     cg_status st = pick_alphabet(o, &s->alphabet);
-    if (st == CG_OK) st = cg_size_pick(ctx, &size_rule, o, &s->n, &s->m);
-    if (st == CG_OK) st = check_memory(ctx, s->n, s->m, s->alphabet);
+    if (st == CG_OK) st = pick_pairs(o, &s->pairs);
+    if (st == CG_OK && s->pairs > 1) rule.dflt_gpu = rule.dflt_other = LCS_PAIRS_LEN;
+    if (st == CG_OK) st = cg_size_pick(ctx, &rule, o, &s->n, &s->m);
+    if (st == CG_OK) st = check_memory(ctx, s->n, s->m, s->alphabet, s->pairs);
     return st;
 }
 
@@ -132,6 +154,7 @@ static void lcs_teardown(void *state)
         if (*bufs[i]) clReleaseMemObject(*bufs[i]);
     free(s->a);
     free(s->b);
+    free(s->refs);
     free(s);
 }
 
@@ -146,15 +169,17 @@ static cg_status lcs_validate(const cg_ctx *ctx, const cg_run_opts *o)
 static cg_status make_strings(const cg_run_opts *o, lcs_state *s)
 {
     cg_status st = CG_OK;
-    s->a = malloc(s->n);
-    s->b = malloc(s->m);
+    s->a = malloc(s->n * s->pairs);
+    s->b = malloc(s->m * s->pairs);
     CG_FAIL_IF(!s->a || !s->b, CG_E_RUNTIME, "lcs: out of host memory");
     cg_rng rng;
     cg_rng_init(&rng, o->seed);
-    for (size_t i = 0; i < s->n; i++)
-        s->a[i] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
-    for (size_t j = 0; j < s->m; j++)
-        s->b[j] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
+    for (size_t k = 0; k < s->pairs; k++) {
+        for (size_t i = 0; i < s->n; i++)
+            s->a[k * s->n + i] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
+        for (size_t j = 0; j < s->m; j++)
+            s->b[k * s->m + j] = (uint8_t)((cg_rng_next(&rng) >> 32) % (uint64_t)s->alphabet);
+    }
 out:
     return st;
 }
@@ -166,26 +191,33 @@ static double seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The bit-parallel reference; on sizes up to 2^26 cells also the plain DP, which must agree. Both run on one
- * host thread; their wall times go to the debug log (CLGAUGE_DEBUG=1), the single-thread CPU figures that
- * docs/workloads/lcs.md compares the GPU with. */
+/* Each pair's score by the bit-parallel reference; for the pairs within the first 2^26 cells also the plain
+ * DP, which must agree. Both run on one host thread; their wall times go to the debug log (CLGAUGE_DEBUG=1),
+ * the single-thread CPU figures that docs/workloads/lcs.md compares the GPU with. */
 static cg_status make_reference(lcs_state *s)
 {
     cg_status st = CG_OK;
-    double cells = (double)s->n * (double)s->m, t0 = seconds();
-    s->ref = lcs_ref_bitpar(s->a, s->n, s->b, s->m);
-    t0 = seconds() - t0;
-    CG_DEBUG("lcs: CPU reference, bit-parallel, one thread: %.4g s, %.4g Gcell/s", t0, cells / t0 * 1e-9);
-    CG_FAIL_IF(s->ref < 0, CG_E_RUNTIME, "lcs: out of host memory for the reference");
-    if (cells <= 0x1p26) {
+    double cells = (double)s->n * (double)s->m * (double)s->pairs, t_bp = 0, t_dp = 0, t0;
+    s->refs = malloc(s->pairs * sizeof *s->refs);
+    CG_FAIL_IF(!s->refs, CG_E_RUNTIME, "lcs: out of host memory for the reference");
+    for (size_t k = 0; k < s->pairs; k++) {
+        const uint8_t *a = s->a + k * s->n, *b = s->b + k * s->m;
         t0 = seconds();
-        int64_t dp = lcs_ref_dp(s->a, s->n, s->b, s->m);
-        t0 = seconds() - t0;
-        CG_DEBUG("lcs: CPU reference, plain DP, one thread: %.4g s, %.4g Gcell/s", t0, cells / t0 * 1e-9);
-        CG_FAIL_IF(dp != s->ref, CG_E_RUNTIME,
-                   "lcs: internal error: the bit-parallel reference gives %lld, the plain DP %lld",
-                   (long long)s->ref, (long long)dp);
+        int64_t ref = lcs_ref_bitpar(a, s->n, b, s->m);
+        t_bp += seconds() - t0;
+        CG_FAIL_IF(ref < 0, CG_E_RUNTIME, "lcs: out of host memory for the reference");
+        s->refs[k] = (uint32_t)ref;
+        if ((double)s->n * (double)s->m * (double)(k + 1) > 0x1p26) continue; /* the DP's first 2^26 cells */
+        t0 = seconds();
+        int64_t dp = lcs_ref_dp(a, s->n, b, s->m);
+        t_dp += seconds() - t0;
+        CG_FAIL_IF(dp != ref, CG_E_RUNTIME,
+                   "lcs: internal error: the bit-parallel reference gives %lld, the plain DP %lld (pair %zu)",
+                   (long long)ref, (long long)dp, k);
     }
+    CG_DEBUG("lcs: CPU reference, bit-parallel, one thread: %.4g s, %.4g Gcell/s", t_bp, cells / t_bp * 1e-9);
+    if (t_dp > 0)
+        CG_DEBUG("lcs: CPU reference, plain DP, one thread: %.4g s, %.4g Gcell/s", t_dp, cells / t_dp * 1e-9);
 out:
     return st;
 }
@@ -211,11 +243,15 @@ static cg_status make_inputs(cg_ctx *ctx, lcs_state *s)
     cl_mem_flags in = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
     s->n_pad = (s->n + LCS_STR_ROUND - 1) / LCS_STR_ROUND * LCS_STR_ROUND;
     s->m_pad = (s->m + LCS_STR_ROUND - 1) / LCS_STR_ROUND * LCS_STR_ROUND;
-    void *a8 = padded(s->a, s->n, s->n_pad, false, 0), *b8 = padded(s->b, s->m, s->m_pad, false, 0);
+    void *a8 = calloc(s->pairs, s->n_pad), *b8 = calloc(s->pairs, s->m_pad);
     void *ap = padded(s->a, s->n, 0, true, 256), *bp = padded(s->b, s->m, 0, true, 257);
     CG_FAIL_IF(!a8 || !b8 || !ap || !bp, CG_E_RUNTIME, "lcs: out of host memory");
-    CG_TRY_BUF(ctx, in, s->n_pad, a8, CG_BUF_INPUT, &s->a8);
-    CG_TRY_BUF(ctx, in, s->m_pad, b8, CG_BUF_INPUT, &s->b8);
+    for (size_t k = 0; k < s->pairs; k++) {
+        memcpy((uint8_t *)a8 + k * s->n_pad, s->a + k * s->n, s->n);
+        memcpy((uint8_t *)b8 + k * s->m_pad, s->b + k * s->m, s->m);
+    }
+    CG_TRY_BUF(ctx, in, s->n_pad * s->pairs, a8, CG_BUF_INPUT, &s->a8);
+    CG_TRY_BUF(ctx, in, s->m_pad * s->pairs, b8, CG_BUF_INPUT, &s->b8);
     CG_TRY_BUF(ctx, in, LCS_WIDE_LEN(s->n) * 2, ap, CG_BUF_INPUT, &s->ap);
     CG_TRY_BUF(ctx, in, LCS_WIDE_LEN(s->m) * 2, bp, CG_BUF_INPUT, &s->bp);
 out:
@@ -238,9 +274,9 @@ static cg_status make_outputs(cg_ctx *ctx, lcs_state *s)
     CG_TRY_BUF(ctx, rw, (s->m_pad + 1) * 4, NULL, CG_BUF_WRITTEN, &s->H);
     CG_TRY_BUF(ctx, rw, (s->n_pad + 1) * 4, NULL, CG_BUF_WRITTEN, &s->V);
     CG_TRY_BUF(ctx, rw, tiles * 4, NULL, CG_BUF_WRITTEN, &s->K);
-    CG_TRY_BUF(ctx, rw, (size_t)s->alphabet * nw64 * 8, NULL, CG_BUF_WRITTEN, &s->masks);
-    CG_TRY_BUF(ctx, rw, nw64 * 8, NULL, CG_BUF_WRITTEN, &s->bits);
-    CG_TRY_BUF(ctx, rw, sizeof(cl_int), NULL, CG_BUF_WRITTEN, &s->score);
+    CG_TRY_BUF(ctx, rw, (size_t)s->alphabet * nw64 * 8 * s->pairs, NULL, CG_BUF_WRITTEN, &s->masks);
+    CG_TRY_BUF(ctx, rw, nw64 * 8 * s->pairs, NULL, CG_BUF_WRITTEN, &s->bits);
+    CG_TRY_BUF(ctx, rw, sizeof(cl_int) * s->pairs, NULL, CG_BUF_WRITTEN, &s->score);
     double full = (double)(s->n + 1) * (double)(s->m + 1) * 4.0;
     if (full <= (double)ctx->dev->max_alloc && full <= (double)ctx->dev->global_mem / 4)
         CG_TRY_BUF(ctx, rw, (size_t)full, NULL, CG_BUF_WRITTEN, &s->full);
@@ -264,7 +300,11 @@ static cg_status lcs_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
     s->native = (caps & CL_EXEC_NATIVE_KERNEL) != 0;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     s->ref_threads = cpus > 0 ? (int)cpus : 1;
-    snprintf(size_desc, len, "%zux%zu chars, alphabet %d", s->n, s->m, s->alphabet);
+    if (s->pairs > 1)
+        snprintf(size_desc, len, "%zu pairs of %zux%zu chars, alphabet %d", s->pairs, s->n, s->m,
+                 s->alphabet);
+    else
+        snprintf(size_desc, len, "%zux%zu chars, alphabet %d", s->n, s->m, s->alphabet);
 out:
     if (st != CG_OK) {
         lcs_teardown(s);
@@ -281,9 +321,9 @@ static void lcs_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const lcs_state *s = state;
     (void)r;
-    m->bytes = (double)(s->n + s->m);
+    m->bytes = (double)(s->n + s->m) * (double)s->pairs;
     m->flops = 0;
-    m->items = (double)s->n * (double)s->m;
+    m->items = (double)s->n * (double)s->m * (double)s->pairs;
     m->item_unit = "cell";
     m->bytes_note = "R: the two strings, 1 B/char read once";
     m->ceiling = CG_CEIL_READ;
@@ -310,15 +350,16 @@ static cg_status lcs_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     lcs_state *s = state;
-    cl_int got = 0;
-    uint32_t g, want = (uint32_t)s->ref;
+    uint32_t *got = malloc(s->pairs * sizeof *got);
+    CG_FAIL_IF(!got, CG_E_RUNTIME, "lcs: out of host memory");
     if (rs && lcs_rung_plan(rs) == PLAN_REF)
-        got = s->host_score;
+        got[0] = (uint32_t)s->host_score;
     else
-        CG_TRY(clEnqueueReadBuffer(ctx->queue, s->score, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
-    g = (uint32_t)got;
-    cg_check_u32(c, &g, &want, 1);
+        CG_TRY(clEnqueueReadBuffer(ctx->queue, s->score, CL_TRUE, 0, s->pairs * sizeof *got, got, 0, NULL,
+                                   NULL));
+    cg_check_u32(c, got, s->refs, s->pairs);
 out:
+    free(got);
     return st;
 }
 

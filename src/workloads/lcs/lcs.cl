@@ -210,10 +210,13 @@ lcs_tiled(__global const uchar *a, __global const uchar *b, __global int *H, __g
 
 /* Bit-parallel LCS (Allison-Dix; Crochemore et al.'s form of Hyyro's update): bit k of a word row holds
  * whether the DP's column of a steps at row k. masks[c * nw + w]: the bits of word w where a equals c. */
-__kernel void lcs_masks(__global const uchar *a, __global word *masks, int n, int nw)
+__kernel void lcs_masks(__global const uchar *a, __global word *masks, int n, int nw, int astride)
 {
     int w = get_global_id(0), c = get_global_id(1);
+    size_t pair = get_global_id(2);
     if (w >= nw) return;
+    a += pair * astride;
+    masks += pair * get_global_size(1) * nw;
     word bits = 0;
     for (int k = 0; k < WBITS; k++) {
         int i = w * WBITS + k;
@@ -240,8 +243,10 @@ int bp_zeros(word v, int w, int n)
 
 /* bitpar: one work-item sweeps every word for every character of b. */
 __kernel void lcs_bitpar(__global const uchar *b, __global const word *masks, __global word *V, int n, int m,
-                         int nw, __global int *score)
+                         int nw, __global int *score, int bstride, int alphabet)
 {
+    size_t pair = get_global_id(0);
+    b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;
     for (int w = 0; w < nw; w++)
         V[w] = ~(word)0;
     for (int j = 0; j < m; j++) {
@@ -261,8 +266,10 @@ __kernel void lcs_bitpar(__global const uchar *b, __global const word *masks, __
  * memory: one barrier per step). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_wg(__global const uchar *b, __global const word *masks, __global word *V, int n, int m, int nw,
-              int per, __global int *score)
+              int per, __global int *score, int bstride, int alphabet)
 {
+    size_t pair = get_group_id(0);
+    b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;
     __local word cin[2][WG];
     __local int zs[WG];
     int t = get_local_id(0), w0 = min(nw, t * per), w1 = min(nw, w0 + per);
@@ -329,7 +336,8 @@ int group_sum(__local int *zs, int z)
  * item WG - 1 collects its carries out and publishes a chunk every 32 rows. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int m, int nw,
-                volatile __global ulong *carry, volatile __global uint *ticket, __global int *part)
+                volatile __global ulong *carry, volatile __global uint *ticket, __global int *part, int bstride,
+                int alphabet)
 {
     __local word cin[2][WG];
     __local int zs[WG];
@@ -337,8 +345,10 @@ lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int 
     int t = get_local_id(0);
     if (t == 0) gl = atomic_inc(ticket);
     barrier(CLK_LOCAL_MEM_FENCE);
-    int g = gl, ng = (nw + WG - 1) / WG, w = g * WG + t, chunks = (m + 31) / 32;
-    volatile __global ulong *in = carry + (size_t)(g ? g - 1 : 0) * chunks, *out = carry + (size_t)g * chunks;
+    int ng = (nw + WG - 1) / WG, g = gl % ng, w = g * WG + t, chunks = (m + 31) / 32;
+    size_t pair = gl / ng;
+    b += pair * bstride, masks += pair * alphabet * nw;
+    volatile __global ulong *in = carry + (size_t)(g ? gl - 1 : 0) * chunks, *out = carry + (size_t)gl * chunks;
     word v = ~(word)0;
     uint bits_in = 0, bits_out = 0;
     ulong pre = 0;
@@ -370,7 +380,7 @@ lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     int z = group_sum(zs, w < nw ? bp_zeros(v, w, n) : 0);
-    if (t == 0) part[g] = z;
+    if (t == 0) part[gl] = z;
 }
 
 #ifdef USE_PTX
@@ -403,15 +413,18 @@ word ballot_step(word v, word mk, int t, uint cin, uint *cout)
  * every lane works on the same row, no skew and no barrier per row. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, int m, int nw,
-                  volatile __global ulong *carry, volatile __global uint *ticket, __global int *part)
+                  volatile __global ulong *carry, volatile __global uint *ticket, __global int *part, int bstride,
+                  int alphabet)
 {
     __local int zs[WG];
     __local uint gl, sh;
     int t = get_local_id(0);
     if (t == 0) gl = atomic_inc(ticket);
     barrier(CLK_LOCAL_MEM_FENCE);
-    int g = gl, ng = (nw + WG - 1) / WG, w = g * WG + t, chunks = (m + 31) / 32;
-    volatile __global ulong *in = carry + (size_t)(g ? g - 1 : 0) * chunks, *out = carry + (size_t)g * chunks;
+    int ng = (nw + WG - 1) / WG, g = gl % ng, w = g * WG + t, chunks = (m + 31) / 32;
+    size_t pair = gl / ng;
+    b += pair * bstride, masks += pair * alphabet * nw;
+    volatile __global ulong *in = carry + (size_t)(g ? gl - 1 : 0) * chunks, *out = carry + (size_t)gl * chunks;
     __global const word *mw = masks + (w < nw ? w : 0);
     word v = ~(word)0, live = w < nw ? ~(word)0 : 0;
     ulong pre = 0;
@@ -436,15 +449,17 @@ lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, in
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     int z = group_sum(zs, w < nw ? bp_zeros(v, w, n) : 0);
-    if (t == 0) part[g] = z;
+    if (t == 0) part[gl] = z;
 }
 #endif
 
-/* The score: the sum of the groups' parts (one work-group of WG). */
+/* Each pair's score: the sum of its ng groups' parts (one work-group of WG per pair). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void lcs_sum(__global const int *part, int ng,
                                                                          __global int *score)
 {
     __local int zs[WG];
+    size_t pair = get_group_id(0);
+    part += pair * ng, score += pair;
     int z = 0;
     for (int i = get_local_id(0); i < ng; i += WG)
         z += part[i];

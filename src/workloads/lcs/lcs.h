@@ -31,6 +31,8 @@ enum {
 #define LCS_PAD       1024 /* padding of the diagonal arrays and ushort strings: >= work-group x 4 */
 #define LCS_STR_ROUND 4096 /* the byte strings are padded to a multiple of this (>= every tile side) */
 #define LCS_MAX_LEN   ((1 << 30) - 1) /* n + m (a diagonal's index) stays below 2^31 */
+#define LCS_MAX_PAIRS (1 << 24)       /* --pairs */
+#define LCS_PAIRS_LEN 2048            /* each string's default length with --pairs above 1 */
 /* Elements of a padded ushort string of len characters (lcs.c): sentinels before and after. */
 #define LCS_WIDE_LEN(len) ((len) + 2 * LCS_PAD + LCS_STR_ROUND)
 
@@ -45,13 +47,14 @@ typedef struct lcs_state {
     size_t n, m;    /* lengths of a (rows) and b (columns) */
     int alphabet;   /* characters are 0 .. alphabet - 1 */
     uint8_t *a, *b; /* host copies, n and m bytes */
-    int64_t ref;    /* the score from the bit-parallel CPU reference */
+    size_t pairs;   /* --pairs: independent pairs of strings, pair k at a + k n and b + k m */
+    uint32_t *refs; /* each pair's score from the bit-parallel CPU reference */
     size_t max_wg;
     cl_ulong max_alloc;
     bool native;         /* the device runs native kernels (the reference row) */
     int ref_threads;     /* threads of the pthreads reference */
     int host_score;      /* what the reference row computed (poisoned before every run) */
-    size_t n_pad, m_pad; /* the byte strings' padded lengths */
+    size_t n_pad, m_pad; /* the byte strings' padded lengths (pair k of a8 at k n_pad, of b8 at k m_pad) */
     size_t nw64;         /* 64-bit words of a's bit vector */
     cl_mem a8, b8, ap, bp, diag[3], H, V, K, masks, bits, score, full; /* full: the naive rung's matrix */
 } lcs_state;

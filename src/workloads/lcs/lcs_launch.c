@@ -41,11 +41,16 @@ static void grid_shape(const lcs_state *s, size_t wg, int wbits, size_t *groups,
 bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const lcs_state *s = state;
+    int plan = r->p[P_PLAN];
+    if (s->pairs > 1 && plan != PLAN_BITPAR && plan != PLAN_BITPAR_WG && plan != PLAN_BITPAR_GRID) {
+        snprintf(why, len, "solves one pair of strings: only the bit-parallel rungs take --pairs above 1");
+        return true;
+    }
     if (r->p[P_PLAN] == PLAN_BITPAR_GRID) {
         size_t groups, chunks;
         grid_shape(s, cg_rung_pow2_wg(r->p[P_WG], 32, s->max_wg), r->p[P_WBITS] == 64 ? 64 : 32, &groups,
                    &chunks);
-        double bytes = (double)groups * (double)chunks * 8.0;
+        double bytes = (double)groups * (double)chunks * 8.0 * (double)s->pairs;
         if (bytes > (double)s->max_alloc || bytes / 4 > 4294967295.0) {
             snprintf(why, len,
                      "the carries handed between groups need %.3g GiB, more than one allocation (%.3g GiB)",
@@ -97,7 +102,7 @@ void lcs_release(void *rs)
 static cg_status set_grid_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int m, cl_int nw)
 {
     cg_status st = CG_OK;
-    cl_int ng;
+    cl_int ng, bstride = (cl_int)s->m_pad, alphabet = s->alphabet;
     cl_kernel k = q->k;
     grid_shape(s, q->wg, q->wbits, &q->groups, &q->chunks);
     ng = (cl_int)q->groups;
@@ -107,6 +112,8 @@ static cg_status set_grid_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int
     CG_TRY(clSetKernelArg(k, 5, sizeof(cl_mem), &q->carry));
     CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &q->ticket));
     CG_TRY(clSetKernelArg(k, 7, sizeof(cl_mem), &q->part));
+    CG_TRY(clSetKernelArg(k, 8, sizeof bstride, &bstride));
+    CG_TRY(clSetKernelArg(k, 9, sizeof alphabet, &alphabet));
     CG_TRY(clSetKernelArg(q->sum, 0, sizeof(cl_mem), &q->part));
     CG_TRY(clSetKernelArg(q->sum, 1, sizeof ng, &ng));
     CG_TRY(clSetKernelArg(q->sum, 2, sizeof(cl_mem), &s->score));
@@ -118,11 +125,14 @@ out:
 static cg_status set_bitpar_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int m, cl_int nw)
 {
     cg_status st = CG_OK;
+    cl_int astride = (cl_int)s->n_pad, bstride = (cl_int)s->m_pad, alphabet = s->alphabet;
+    cl_uint last;
     cl_kernel k = q->k;
     CG_TRY(clSetKernelArg(q->masks, 0, sizeof(cl_mem), &s->a8));
     CG_TRY(clSetKernelArg(q->masks, 1, sizeof(cl_mem), &s->masks));
     CG_TRY(clSetKernelArg(q->masks, 2, sizeof n, &n));
     CG_TRY(clSetKernelArg(q->masks, 3, sizeof nw, &nw));
+    CG_TRY(clSetKernelArg(q->masks, 4, sizeof astride, &astride));
     CG_TRY(clSetKernelArg(k, 0, sizeof(cl_mem), &s->b8));
     CG_TRY(clSetKernelArg(k, 1, sizeof(cl_mem), &s->masks));
     if (q->plan == PLAN_BITPAR_GRID) return set_grid_args(s, q, n, m, nw);
@@ -132,11 +142,15 @@ static cg_status set_bitpar_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_i
     CG_TRY(clSetKernelArg(k, 5, sizeof nw, &nw));
     if (q->plan == PLAN_BITPAR) {
         CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &s->score));
+        last = 6;
     } else {
         cl_int per = (nw + (cl_int)q->wg - 1) / (cl_int)q->wg;
         CG_TRY(clSetKernelArg(k, 6, sizeof per, &per));
         CG_TRY(clSetKernelArg(k, 7, sizeof(cl_mem), &s->score));
+        last = 7;
     }
+    CG_TRY(clSetKernelArg(k, last + 1, sizeof bstride, &bstride));
+    CG_TRY(clSetKernelArg(k, last + 2, sizeof alphabet, &alphabet));
 out:
     return st;
 }
@@ -189,6 +203,7 @@ static cg_status grid_buffers(cg_ctx *ctx, const lcs_state *s, lcs_rung *q, cl_p
     size_t groups, chunks;
     grid_shape(s, q->wg, q->wbits, &groups, &chunks);
     CG_TRY_OBJ(q->sum, clCreateKernel(prog, "lcs_sum", CG_ERRP));
+    groups *= s->pairs;
     CG_TRY_OBJ(q->carry, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, groups * chunks * 8, NULL, CG_ERRP));
     CG_TRY_OBJ(q->ticket, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4, NULL, CG_ERRP));
     CG_TRY_OBJ(q->part, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, groups * 4, NULL, CG_ERRP));
@@ -319,16 +334,16 @@ static cg_status enqueue_bitpar(cg_ctx *ctx, lcs_state *s, lcs_rung *q, cg_event
 {
     cg_status st = CG_OK;
     size_t nw = (s->n + (size_t)q->wbits - 1) / (size_t)q->wbits;
-    size_t global[2] = {round_up(nw, 64), (size_t)s->alphabet}, local[2] = {64, 1};
-    CG_TRY_ST(cg_enqueue_kernel(ctx, ev, q->masks, 2, global, local));
+    size_t global[3] = {round_up(nw, 64), (size_t)s->alphabet, s->pairs}, local[3] = {64, 1, 1}, p = s->pairs;
+    CG_TRY_ST(cg_enqueue_kernel(ctx, ev, q->masks, 3, global, local));
     if (q->plan == PLAN_BITPAR_GRID) {
-        CG_TRY_ST(zero(ctx, ev, q, q->carry, q->groups * q->chunks * 2));
+        CG_TRY_ST(zero(ctx, ev, q, q->carry, q->groups * p * q->chunks * 2));
         CG_TRY_ST(zero(ctx, ev, q, q->ticket, 1));
-        CG_TRY_ST(launch(ctx, ev, q->k, q->groups * q->wg, q->wg));
-        st = launch(ctx, ev, q->sum, q->wg, q->wg);
+        CG_TRY_ST(launch(ctx, ev, q->k, q->groups * p * q->wg, q->wg));
+        st = launch(ctx, ev, q->sum, p * q->wg, q->wg);
         goto out;
     }
-    st = launch(ctx, ev, q->k, q->plan == PLAN_BITPAR ? 1 : q->wg, q->plan == PLAN_BITPAR ? 1 : q->wg);
+    st = launch(ctx, ev, q->k, q->plan == PLAN_BITPAR ? p : p * q->wg, q->plan == PLAN_BITPAR ? 1 : q->wg);
 out:
     return st;
 }
