@@ -69,6 +69,9 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     CLGAUGE_DEBUG=1 run lcs-cpu-8k lcs:nv-ballot --size 8192 --runs 3 ;;
   lcs-pairs) run lcs-pairs-2k lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --pairs 10000 --runs 3 &&
     run lcs-pairs-16k lcs:best,lcs:grid,lcs:nv-ballot --pairs 64 --size 16384 --runs 3 ;;
+  lcs-trace) run lcs-trace-16k lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --traceback --runs 3 &&
+    run lcs-trace-64k lcs:grid,lcs:nv-ballot --traceback --size 65536 --runs 3 &&
+    run lcs-notrace-64k lcs:grid,lcs:nv-ballot --size 65536 --runs 3 ;;
   ptx-mutants) # the mutants of inline-PTX rungs (expect: caught-ptx) must be caught on NVIDIA
     ids=$(awk '/^id:/ {id = $2} /^expect: caught-ptx/ {print id}' tests/mutation/*.mut | paste -sd,)
     echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"

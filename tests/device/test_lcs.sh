@@ -55,6 +55,27 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
+# --traceback: the bit-parallel rungs keep their rows, the LCS is walked back and checked (its length, a common
+# subsequence); at word and chunk residues; the other rungs unsupported.
+for len in 1 63x65 65x63 2049x33 4100x3000; do
+    expect_ok "lcs --traceback --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 \
+        --traceback --size "$len"
+done
+tj=$TESTTMP/lcs_trace.json
+rm -f "$tj"
+run1 lcs --traceback --size 700x500 --json "$tj" >"$TESTTMP/lcs_trace.out" 2>&1 || { cat "$TESTTMP/lcs_trace.out"; fail "--traceback"; }
+python3 - "$tj" <<'EOF' || fail "--traceback JSON checks (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+bad = ["%s: %s" % (n, r["status"]) for n, r in rows.items() if n in ("bitpar", "bitpar-wg", "best", "grid")
+       and r["status"] != "ok"]
+bad += ["%s: %s, want unsupported (no rows)" % (n, r["status"]) for n, r in rows.items()
+        if n in ("naive", "tiled", "ref-threads") and (r["status"] != "unsupported" or "rows" not in r.get("reason", ""))]
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+
 # The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
 # allocation.
 json=$TESTTMP/lcs.json
@@ -108,6 +129,11 @@ mut <<'EOF'
 EOF
 caught "grid: no carry from the group before" lcs:grid 4100x5000
 mut <<'EOF'
+[("            if (trace && w < nw) rows[(size_t)j * nw + w] = v;", "            if (trace && w < nw) rows[(size_t)j * nw + w] = v ^ 1;")]
+EOF
+expect_wrong "grid --traceback: bit 0 of every kept word flipped" -- "$BIN" run lcs:grid --kernel-dir "$wrong" \
+    --no-cache --traceback --size 2000x900 --runs 1 --warmup 1
+mut <<'EOF'
 [("    b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)",
   "    b += 0 * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)")]
 EOF
@@ -139,6 +165,8 @@ expect 1 "positive" -- "$BIN" run lcs --pairs 0 --size 64
 expect 1 "lcs: --pairs 2.5 is not a whole number" -- "$BIN" run lcs --pairs 2.5 --size 64
 expect 1 "lcs: --pairs 16777217 is not a whole number" -- "$BIN" run lcs --pairs 16777217 --size 64
 expect 1 "use a smaller --size or --pairs" -- "$BIN" run lcs --pairs 16777216 --size 65536
+expect 1 "lcs: --traceback walks back one pair" -- "$BIN" run lcs --traceback --pairs 2 --size 64
+expect 1 "lcs: --traceback at 1048576x1048576 keeps 128.0 GiB of rows" -- "$BIN" run lcs --traceback --size 1048576
 expect 1 "lcs: --size 2147483647x5 must be 1 to 2^30-1 characters each way" -- "$BIN" run lcs --size 2147483647x5
 expect 1 "applies to picture workloads" -- "$BIN" run lcs --size 64 --input "$TESTTMP/x.txt"
 expect 1 "applies to the lcs workload only" -- "$BIN" run saxpy --alphabet 4

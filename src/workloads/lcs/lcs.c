@@ -59,6 +59,9 @@ static const cg_rung rungs[] = {
  * since the CLI caps an EXTENTS option's sides at 1024. */
 static const cg_wopt wopts[] = {
     {"alphabet", "N", "random characters 0..N-1, N from 1 to 256 (default 4)", CG_WOPT_NUMBER, NULL, "4", 0},
+    {"traceback", NULL,
+     "also the subsequence itself, walked back from the bit-parallel rows (default 16384 each)", CG_WOPT_FLAG,
+     NULL, NULL, 0},
     {"pairs", "N",
      "N independent pairs solved in one batch, 1 to 2^24 (default 1); each --size long (default 2048)",
      CG_WOPT_NUMBER, NULL, "1", 0},
@@ -115,6 +118,29 @@ static double device_bytes(size_t n, size_t m, int alphabet, size_t pairs, doubl
            4.0 * p + 65536.0;
 }
 
+/* The rows --traceback keeps: m of (n + 63) / 64 64-bit words. */
+static double trace_bytes(size_t n, size_t m)
+{
+    return (double)m * (double)((n + 63) / 64) * 8.0;
+}
+
+static cg_status check_trace(const cg_ctx *ctx, const lcs_state *s)
+{
+    double rows = trace_bytes(s->n, s->m);
+    char need[32], alloc[32];
+    if (s->pairs > 1) {
+        CG_ERROR("lcs: --traceback walks back one pair: leave out --pairs or --traceback");
+        return CG_E_USAGE;
+    }
+    if (rows <= (double)ctx->dev->max_alloc && rows <= (double)ctx->dev->global_mem / 4) return CG_OK;
+    cg_format_bytes(rows, need, sizeof need);
+    cg_format_bytes((double)ctx->dev->max_alloc, alloc, sizeof alloc);
+    CG_ERROR("lcs: --traceback at %zux%zu keeps %s of rows, above one allocation (%s) or a quarter of the "
+             "device's memory: use a smaller --size (the traceback's default is %d)",
+             s->n, s->m, need, alloc, LCS_TRACE_LEN);
+    return CG_E_USAGE;
+}
+
 static cg_status check_memory(const cg_ctx *ctx, size_t n, size_t m, int alphabet, size_t pairs)
 {
     double largest, total = device_bytes(n, m, alphabet, pairs, &largest);
@@ -138,9 +164,12 @@ static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, lcs_state
     cg_size_rule rule = size_rule;
     cg_status st = pick_alphabet(o, &s->alphabet);
     if (st == CG_OK) st = pick_pairs(o, &s->pairs);
+    s->trace = cg_wopts_find(o->wopts, "traceback") != NULL;
     if (st == CG_OK && s->pairs > 1) rule.dflt_gpu = rule.dflt_other = LCS_PAIRS_LEN;
+    if (st == CG_OK && s->trace) rule.dflt_gpu = rule.dflt_other = LCS_TRACE_LEN;
     if (st == CG_OK) st = cg_size_pick(ctx, &rule, o, &s->n, &s->m);
     if (st == CG_OK) st = check_memory(ctx, s->n, s->m, s->alphabet, s->pairs);
+    if (st == CG_OK && s->trace) st = check_trace(ctx, s);
     return st;
 }
 
@@ -148,8 +177,8 @@ static void lcs_teardown(void *state)
 {
     lcs_state *s = state;
     if (!s) return;
-    cl_mem *bufs[] = {&s->a8, &s->b8, &s->ap, &s->bp,    &s->diag[0], &s->diag[1], &s->diag[2],
-                      &s->H,  &s->V,  &s->K,  &s->masks, &s->bits,    &s->score,   &s->full};
+    cl_mem *bufs[] = {&s->a8, &s->b8, &s->ap,    &s->bp,   &s->diag[0], &s->diag[1], &s->diag[2], &s->H,
+                      &s->V,  &s->K,  &s->masks, &s->bits, &s->score,   &s->full,    &s->rows};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (*bufs[i]) clReleaseMemObject(*bufs[i]);
     free(s->a);
@@ -277,6 +306,7 @@ static cg_status make_outputs(cg_ctx *ctx, lcs_state *s)
     CG_TRY_BUF(ctx, rw, (size_t)s->alphabet * nw64 * 8 * s->pairs, NULL, CG_BUF_WRITTEN, &s->masks);
     CG_TRY_BUF(ctx, rw, nw64 * 8 * s->pairs, NULL, CG_BUF_WRITTEN, &s->bits);
     CG_TRY_BUF(ctx, rw, sizeof(cl_int) * s->pairs, NULL, CG_BUF_WRITTEN, &s->score);
+    if (s->trace) CG_TRY_BUF(ctx, rw, (size_t)trace_bytes(s->n, s->m), NULL, CG_BUF_WRITTEN, &s->rows);
     double full = (double)(s->n + 1) * (double)(s->m + 1) * 4.0;
     if (full <= (double)ctx->dev->max_alloc && full <= (double)ctx->dev->global_mem / 4)
         CG_TRY_BUF(ctx, rw, (size_t)full, NULL, CG_BUF_WRITTEN, &s->full);
@@ -304,7 +334,8 @@ static cg_status lcs_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
         snprintf(size_desc, len, "%zu pairs of %zux%zu chars, alphabet %d", s->pairs, s->n, s->m,
                  s->alphabet);
     else
-        snprintf(size_desc, len, "%zux%zu chars, alphabet %d", s->n, s->m, s->alphabet);
+        snprintf(size_desc, len, "%zux%zu chars, alphabet %d%s", s->n, s->m, s->alphabet,
+                 s->trace ? ", traceback" : "");
 out:
     if (st != CG_OK) {
         lcs_teardown(s);
@@ -346,20 +377,51 @@ static cg_status lcs_poison(cg_ctx *ctx, void *state, void *rs)
     return CG_OK;
 }
 
+/* --traceback: the rung's rows read back, the LCS walked back from them; its length and whether it is a
+ * common subsequence join the check (want: the reference's score, and 1). */
+static cg_status check_traceback(cg_ctx *ctx, lcs_state *s, int wbits, uint32_t got[2])
+{
+    cg_status st = CG_OK;
+    size_t stride = (s->n + (size_t)wbits - 1) / (size_t)wbits * (size_t)wbits / 8,
+           most = s->n < s->m ? s->n : s->m;
+    uint8_t *rows = malloc(stride * s->m);
+    uint32_t *ai = malloc((most + 1) * sizeof *ai), *bj = malloc((most + 1) * sizeof *bj);
+    CG_FAIL_IF(!rows || !ai || !bj, CG_E_RUNTIME, "lcs: out of host memory for the traceback");
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->rows, CL_TRUE, 0, stride * s->m, rows, 0, NULL, NULL));
+    size_t len = lcs_traceback(s->a, s->n, s->b, s->m, rows, stride, ai, bj);
+    got[0] = (uint32_t)len;
+    got[1] = lcs_is_common(s->a, s->n, s->b, s->m, ai, bj, len);
+    CG_DEBUG("lcs: traceback: %zu characters, %s", len,
+             got[1] ? "a common subsequence" : "NOT a common subsequence");
+out:
+    free(rows);
+    free(ai);
+    free(bj);
+    return st;
+}
+
 static cg_status lcs_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     lcs_state *s = state;
-    uint32_t *got = malloc(s->pairs * sizeof *got);
-    CG_FAIL_IF(!got, CG_E_RUNTIME, "lcs: out of host memory");
-    if (rs && lcs_rung_plan(rs) == PLAN_REF)
+    bool ref_row = rs && lcs_rung_plan(rs) == PLAN_REF, trace = s->trace && !ref_row;
+    size_t count = s->pairs + (trace ? 2 : 0);
+    uint32_t *got = malloc(count * sizeof *got), *want = malloc(count * sizeof *want);
+    CG_FAIL_IF(!got || !want, CG_E_RUNTIME, "lcs: out of host memory");
+    if (ref_row)
         got[0] = (uint32_t)s->host_score;
     else
         CG_TRY(clEnqueueReadBuffer(ctx->queue, s->score, CL_TRUE, 0, s->pairs * sizeof *got, got, 0, NULL,
                                    NULL));
-    cg_check_u32(c, got, s->refs, s->pairs);
+    memcpy(want, s->refs, s->pairs * sizeof *want);
+    if (trace) {
+        want[s->pairs] = s->refs[0], want[s->pairs + 1] = 1;
+        CG_TRY_ST(check_traceback(ctx, s, lcs_rung_wbits(rs), got + s->pairs));
+    }
+    cg_check_u32(c, got, want, count);
 out:
     free(got);
+    free(want);
     return st;
 }
 

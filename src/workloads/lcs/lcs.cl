@@ -241,9 +241,12 @@ int bp_zeros(word v, int w, int n)
     return bits - (int)popcount(v & valid);
 }
 
+/* The bit-parallel kernels take `rows` and `trace`: with trace (--traceback, one pair) each writes V after
+ * every character j of b to rows[j nw ..], from which the host walks the LCS back. */
+
 /* bitpar: one work-item sweeps every word for every character of b. */
 __kernel void lcs_bitpar(__global const uchar *b, __global const word *masks, __global word *V, int n, int m,
-                         int nw, __global int *score, int bstride, int alphabet)
+                         int nw, __global int *score, int bstride, int alphabet, __global word *rows, int trace)
 {
     size_t pair = get_global_id(0);
     b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;
@@ -252,8 +255,10 @@ __kernel void lcs_bitpar(__global const uchar *b, __global const word *masks, __
     for (int j = 0; j < m; j++) {
         __global const word *mk = masks + (size_t)b[j] * nw;
         word carry = 0;
-        for (int w = 0; w < nw; w++)
+        for (int w = 0; w < nw; w++) {
             V[w] = bp_step(V[w], mk[w], &carry);
+            if (trace) rows[(size_t)j * nw + w] = V[w];
+        }
     }
     int z = 0;
     for (int w = 0; w < nw; w++)
@@ -266,7 +271,7 @@ __kernel void lcs_bitpar(__global const uchar *b, __global const word *masks, __
  * memory: one barrier per step). */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_wg(__global const uchar *b, __global const word *masks, __global word *V, int n, int m, int nw,
-              int per, __global int *score, int bstride, int alphabet)
+              int per, __global int *score, int bstride, int alphabet, __global word *rows, int trace)
 {
     size_t pair = get_group_id(0);
     b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;
@@ -280,8 +285,10 @@ lcs_bitpar_wg(__global const uchar *b, __global const word *masks, __global word
         if (j >= 0 && j < m) {
             __global const word *mk = masks + (size_t)b[j] * nw;
             word carry = t ? cin[(s - 1) & 1][t - 1] : 0;
-            for (int w = w0; w < w1; w++)
+            for (int w = w0; w < w1; w++) {
                 V[w] = bp_step(V[w], mk[w], &carry);
+                if (trace) rows[(size_t)j * nw + w] = V[w];
+            }
             cin[s & 1][t] = carry;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -337,7 +344,7 @@ int group_sum(__local int *zs, int z)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int m, int nw,
                 volatile __global ulong *carry, volatile __global uint *ticket, __global int *part, int bstride,
-                int alphabet)
+                int alphabet, __global word *rows, int trace)
 {
     __local word cin[2][WG];
     __local int zs[WG];
@@ -368,6 +375,7 @@ lcs_bitpar_grid(__global const uchar *b, __global const word *masks, int n, int 
                 c = cin[(s - 1) & 1][t - 1];
             }
             v = bp_step(v, mk, &c);
+            if (trace && w < nw) rows[(size_t)j * nw + w] = v;
             cin[s & 1][t] = c;
             if (t == WG - 1) {
                 bits_out |= (uint)c << r;
@@ -414,7 +422,7 @@ word ballot_step(word v, word mk, int t, uint cin, uint *cout)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, int m, int nw,
                   volatile __global ulong *carry, volatile __global uint *ticket, __global int *part, int bstride,
-                  int alphabet)
+                  int alphabet, __global word *rows, int trace)
 {
     __local int zs[WG];
     __local uint gl, sh;
@@ -442,6 +450,7 @@ lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, in
         for (int r = 0; r < rows; r++) {
             word next = r + 1 < rows ? mw[(size_t)b[j0 + r + 1] * nw] & live : 0;
             v = ballot_step(v, mk, t, bits_in >> r & 1, &co);
+            if (trace && w < nw) rows[(size_t)(j0 + r) * nw + w] = v;
             bits_out |= co << r;
             mk = next;
         }

@@ -42,8 +42,13 @@ bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const lcs_state *s = state;
     int plan = r->p[P_PLAN];
-    if (s->pairs > 1 && plan != PLAN_BITPAR && plan != PLAN_BITPAR_WG && plan != PLAN_BITPAR_GRID) {
+    bool bitpar = plan == PLAN_BITPAR || plan == PLAN_BITPAR_WG || plan == PLAN_BITPAR_GRID;
+    if (s->pairs > 1 && !bitpar) {
         snprintf(why, len, "solves one pair of strings: only the bit-parallel rungs take --pairs above 1");
+        return true;
+    }
+    if (s->trace && !bitpar) {
+        snprintf(why, len, "keeps no rows to walk back: only the bit-parallel rungs take --traceback");
         return true;
     }
     if (r->p[P_PLAN] == PLAN_BITPAR_GRID) {
@@ -83,6 +88,11 @@ int lcs_rung_plan(const void *rs)
     return ((const lcs_rung *)rs)->plan;
 }
 
+int lcs_rung_wbits(const void *rs)
+{
+    return ((const lcs_rung *)rs)->wbits;
+}
+
 void lcs_release(void *rs)
 {
     lcs_rung *q = rs;
@@ -96,6 +106,18 @@ void lcs_release(void *rs)
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]) clReleaseMemObject(bufs[i]);
     free(q);
+}
+
+/* The bit-parallel kernels' last two arguments, at `at`: the rows buffer (with --traceback; else any buffer,
+ * never written) and whether to keep the rows. */
+static cg_status set_trace_args(const lcs_state *s, cl_kernel k, cl_uint at)
+{
+    cg_status st = CG_OK;
+    cl_int trace = s->trace;
+    CG_TRY(clSetKernelArg(k, at, sizeof(cl_mem), s->trace ? &s->rows : &s->bits));
+    CG_TRY(clSetKernelArg(k, at + 1, sizeof trace, &trace));
+out:
+    return st;
 }
 
 /* The grid plan's buffers (carries, ticket, the groups' parts) and the arguments after b and masks. */
@@ -114,6 +136,7 @@ static cg_status set_grid_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_int
     CG_TRY(clSetKernelArg(k, 7, sizeof(cl_mem), &q->part));
     CG_TRY(clSetKernelArg(k, 8, sizeof bstride, &bstride));
     CG_TRY(clSetKernelArg(k, 9, sizeof alphabet, &alphabet));
+    CG_TRY_ST(set_trace_args(s, k, 10));
     CG_TRY(clSetKernelArg(q->sum, 0, sizeof(cl_mem), &q->part));
     CG_TRY(clSetKernelArg(q->sum, 1, sizeof ng, &ng));
     CG_TRY(clSetKernelArg(q->sum, 2, sizeof(cl_mem), &s->score));
@@ -151,6 +174,7 @@ static cg_status set_bitpar_args(const lcs_state *s, lcs_rung *q, cl_int n, cl_i
     }
     CG_TRY(clSetKernelArg(k, last + 1, sizeof bstride, &bstride));
     CG_TRY(clSetKernelArg(k, last + 2, sizeof alphabet, &alphabet));
+    st = set_trace_args(s, k, last + 3);
 out:
     return st;
 }

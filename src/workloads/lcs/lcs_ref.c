@@ -179,3 +179,30 @@ out:
     free(tid);
     return r;
 }
+
+size_t lcs_traceback(const uint8_t *a, size_t n, const uint8_t *b, size_t m, const uint8_t *rows,
+                     size_t stride, uint32_t *ai, uint32_t *bj)
+{
+    size_t i = n, j = m, len = 0;
+    while (i > 0 && j > 0) {
+        if (a[i - 1] == b[j - 1]) {
+            ai[len] = (uint32_t)(i - 1), bj[len] = (uint32_t)(j - 1), len++;
+            i--, j--;
+        } else if (rows[(j - 1) * stride + (i - 1) / 8] >> ((i - 1) % 8) & 1) {
+            i--;
+        } else {
+            j--;
+        }
+    }
+    return len;
+}
+
+bool lcs_is_common(const uint8_t *a, size_t n, const uint8_t *b, size_t m, const uint32_t *ai,
+                   const uint32_t *bj, size_t len)
+{
+    for (size_t k = 0; k < len; k++) {
+        if (ai[k] >= n || bj[k] >= m || a[ai[k]] != b[bj[k]]) return false;
+        if (k && (ai[k] >= ai[k - 1] || bj[k] >= bj[k - 1])) return false;
+    }
+    return true;
+}
