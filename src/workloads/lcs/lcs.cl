@@ -445,10 +445,10 @@ lcs_bitpar_ballot(__global const uchar *b, __global const word *masks, int n, in
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint bits_in = sh, bits_out = 0, co;
-        int j0 = c * 32, rows = min(32, m - j0);
+        int j0 = c * 32, nrows = min(32, m - j0);
         word mk = mw[(size_t)b[j0] * nw] & live;
-        for (int r = 0; r < rows; r++) {
-            word next = r + 1 < rows ? mw[(size_t)b[j0 + r + 1] * nw] & live : 0;
+        for (int r = 0; r < nrows; r++) {
+            word next = r + 1 < nrows ? mw[(size_t)b[j0 + r + 1] * nw] & live : 0;
             v = ballot_step(v, mk, t, bits_in >> r & 1, &co);
             if (trace && w < nw) rows[(size_t)(j0 + r) * nw + w] = v;
             bits_out |= co << r;
