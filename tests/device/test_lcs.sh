@@ -86,7 +86,8 @@ import json, sys
 rep = json.load(open(sys.argv[1]))
 rows = [r for r in rep["results"] if r["workload"] == "lcs"]
 bad = []
-want = ("naive", "diag3", "pad", "branchless", "vec4", "tile-item", "tile-simd", "tiled", "bitpar", "bitpar-wg", "best",
+want = ("naive", "diag3", "pad", "branchless", "vec4", "tile-item", "tile-simd", "tiled", "tiled-rows", "tiled-wide",
+        "bitpar", "bitpar-wg", "best",
         "grid", "nv-ballot", "nv-ballot32", "ref-threads", "ref-tiles")
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in want if w not in names]

@@ -34,6 +34,10 @@ static const cg_rung rungs[] = {
      "lcs_tile_simd", NULL, 0, 0, {PLAN_TILE_SIMD, 1, 1024, 32}},
     {"tiled", "a work-group per 64x64 tile in local memory, one barrier per inner diagonal (Rodinia NW)",
      "lcs_tiled", NULL, 0, 3 * 65 * 4 + 64, {PLAN_TILED, 64, 64, 32}},
+    {"tiled-rows", "as tiled, each work-item owns 4 rows of a 256x64 tile, computed top to bottom: 4 cells per barrier",
+     "lcs_tiled_rows", NULL, 0, 65 * 4 + 2 * 65 * 4 + 64, {PLAN_TILED, 64, 64, 32, 4}},
+    {"tiled-wide", "as tiled-rows with 256 columns (256x256 tiles): 4x fewer tile diagonals, so launches",
+     "lcs_tiled_rows", NULL, 0, 257 * 4 + 2 * 65 * 4 + 256, {PLAN_TILED, 64, 256, 32, 4}},
     {"bitpar", "bit-parallel (Allison-Dix/Hyyro): 32 cells per word step, carries across words; one work-item",
      "lcs_bitpar", NULL, 0, 0, {PLAN_BITPAR, 1, 0, 32}},
     {"bitpar-wg", "as bitpar, the words striped over 256 work-items of one group, a wavefront over b",
@@ -363,9 +367,10 @@ static void lcs_model(const void *state, const cg_rung *r, cg_model *m)
 static void lcs_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const lcs_state *s = state;
-    snprintf(buf, len, "-DWG=%zu -DTILE=%d -DPAD=%d -DWBITS=%d", cg_rung_pow2_wg(r->p[P_WG], 256, s->max_wg),
+    snprintf(buf, len, "-DWG=%zu -DTILE=%d -DPAD=%d -DWBITS=%d -DRPI=%d",
+             cg_rung_pow2_wg(r->p[P_WG], 256, s->max_wg),
              r->p[P_PLAN] >= PLAN_TILE_ITEM && r->p[P_PLAN] <= PLAN_TILED ? r->p[P_TILE] : 64, LCS_PAD,
-             r->p[P_WBITS] == 64 ? 64 : 32);
+             r->p[P_WBITS] == 64 ? 64 : 32, r->p[P_RPI] > 1 ? r->p[P_RPI] : 1);
 }
 
 /* The reference row's answer lives on the host: poisoned like the device buffers. */

@@ -16,6 +16,9 @@
 #ifndef WBITS
 #define WBITS 32
 #endif
+#ifndef RPI
+#define RPI 1
+#endif
 #if WBITS == 64
 typedef ulong word;
 #else
@@ -239,6 +242,54 @@ int bp_zeros(word v, int w, int n)
     int bits = min(WBITS, n - w * WBITS);
     word valid = bits == WBITS ? ~(word)0 : (((word)1 << bits) - 1);
     return bits - (int)popcount(v & valid);
+}
+
+/* tiled-rows, tiled-wide: as tiled, but each of the WG work-items owns RPI consecutive rows of a (WG RPI) x
+ * TILE tile. Per step it computes RPI cells of one column top to bottom in registers (each cell's upper
+ * neighbour is the one it just computed), and only its bottom cell goes to the next work-item through local
+ * memory: RPI cells per barrier instead of 1. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+lcs_tiled_rows(__global const uchar *a, __global const uchar *b, __global int *H, __global int *V,
+               __global int *K, int n, int m, int tc, int D, int ti0, __global int *score)
+{
+    __local int top[TILE + 1], pub[2][WG + 1];
+    __local uchar bl[TILE];
+    int t = get_local_id(0), ti = ti0 + (int)get_group_id(0), tj = D - ti;
+    int c0 = tj * TILE, R = ti * WG * RPI + 1 + t * RPI;
+    for (int c = t; c < TILE; c += WG) {
+        top[c + 1] = H[c0 + 1 + c];
+        bl[c] = b[c0 + c];
+    }
+    if (t == 0) top[0] = K[ti - tj + tc];
+    uchar x[RPI];
+    int left[RPI], dg[RPI];
+    for (int k = 0; k < RPI; k++) {
+        x[k] = a[R - 1 + k];
+        left[k] = V[R + k];
+        dg[k] = V[R - 1 + k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) dg[0] = top[0];
+    for (int s = 0; s < TILE + WG - 1; s++) {
+        int c = s - t;
+        if (c >= 0 && c < TILE) {
+            int up = t ? pub[(s - 1) & 1][t] : top[c + 1];
+            uchar bc = bl[c];
+            for (int k = 0; k < RPI; k++) {
+                int v = x[k] == bc ? dg[k] + 1 : max(up, left[k]);
+                dg[k] = up;
+                left[k] = v;
+                up = v;
+                if (R + k == n && c0 + 1 + c == m) score[0] = v;
+            }
+            pub[s & 1][t + 1] = up;
+            if (t == WG - 1) H[c0 + 1 + c] = up;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int k = 0; k < RPI; k++)
+        V[R + k] = left[k];
+    if (t == WG - 1) K[ti - tj + tc] = left[RPI - 1];
 }
 
 /* The bit-parallel kernels take `rows` and `trace`: with trace (--traceback, one pair) each writes V after

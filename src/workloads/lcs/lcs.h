@@ -7,8 +7,9 @@
 #include <stdint.h>
 #include "core/workload.h"
 
-/* cg_rung.p[]: plan, work-group size, tile side (or vector width), bits per word. */
-enum { P_PLAN, P_WG, P_TILE, P_WBITS };
+/* cg_rung.p[]: plan, work-group size, tile side (or vector width; the tiled plan: columns), bits per word,
+ * rows per work-item of the tiled plan (0: 1; its tiles are WG x that rows high). */
+enum { P_PLAN, P_WG, P_TILE, P_WBITS, P_RPI };
 /* How a rung launches: one launch per cell diagonal (row-major matrix, three diagonals, padded three
  * diagonals), per tile diagonal (one tile per work-item, scalar or 16 rows as vector
  * lanes; one per work-group), bit-parallel (one work-item, one

@@ -13,6 +13,7 @@ typedef struct lcs_rung {
     const cg_rung *r;
     int plan;
     size_t wg, tile, vec; /* vec: cells per work-item of the padded plans (1 or 4) */
+    size_t rpi;           /* rows per work-item of the tiled plan */
     int wbits;
     cl_kernel k, zero, take, masks, sum;
     size_t groups, chunks; /* grid plan: work-groups, and 32-row chunks of carries each hands on */
@@ -76,8 +77,8 @@ bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
                  "the device runs no native kernels: the pthreads reference runs on CPU devices only");
         return true;
     }
-    if (r->p[P_PLAN] == PLAN_TILED && (size_t)r->p[P_TILE] > s->max_wg) {
-        snprintf(why, len, "needs work-groups of %d, the device allows %zu", r->p[P_TILE], s->max_wg);
+    if (r->p[P_PLAN] == PLAN_TILED && (size_t)r->p[P_WG] > s->max_wg) {
+        snprintf(why, len, "needs work-groups of %d, the device allows %zu", r->p[P_WG], s->max_wg);
         return true;
     }
     return false;
@@ -247,6 +248,7 @@ cg_status lcs_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pro
     q->tile = r->p[P_TILE] > 0 ? (size_t)r->p[P_TILE] : 64;
     q->vec = q->plan == PLAN_PADDED && r->p[P_TILE] == 4 ? 4 : 1;
     q->wbits = r->p[P_WBITS] == 64 ? 64 : 32;
+    q->rpi = r->p[P_RPI] > 1 ? (size_t)r->p[P_RPI] : 1;
     if (q->plan != PLAN_REF) {
         CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
         CG_TRY_OBJ(q->zero, clCreateKernel(prog, "lcs_zero", CG_ERRP));
@@ -335,7 +337,9 @@ out:
 static cg_status enqueue_tiles(cg_ctx *ctx, lcs_state *s, lcs_rung *q, cg_events *ev)
 {
     cg_status st = CG_OK;
-    size_t t = q->tile, rows = q->plan == PLAN_TILE_SIMD ? LCS_SIMD_ROWS : t;
+    size_t t = q->tile, rows = q->plan == PLAN_TILE_SIMD ? LCS_SIMD_ROWS
+                               : q->plan == PLAN_TILED   ? q->wg * q->rpi
+                                                         : t;
     size_t tr = (s->n + rows - 1) / rows, tc = (s->m + t - 1) / t;
     CG_TRY_ST(zero(ctx, ev, q, s->H, tc * t + 1));
     CG_TRY_ST(zero(ctx, ev, q, s->V, tr * rows + 1));
@@ -346,7 +350,7 @@ static cg_status enqueue_tiles(cg_ctx *ctx, lcs_state *s, lcs_rung *q, cg_events
         CG_TRY(clSetKernelArg(q->k, 8, sizeof dd, &dd));
         CG_TRY(clSetKernelArg(q->k, 9, sizeof t0, &t0));
         if (q->plan == PLAN_TILED)
-            CG_TRY_ST(launch(ctx, ev, q->k, (ti1 - ti0 + 1) * t, t));
+            CG_TRY_ST(launch(ctx, ev, q->k, (ti1 - ti0 + 1) * q->wg, q->wg));
         else
             CG_TRY_ST(launch(ctx, ev, q->k, ti1 - ti0 + 1, 0));
     }
