@@ -23,9 +23,9 @@
 #define C_CMP    (1u << CG_CMD_COMPARE)
 
 /* The run options shared by the workloads with a capability (the run command refuses them elsewhere). */
-static bool takes_pictures(const cg_workload *w)
+static bool takes_files(const cg_workload *w)
 {
-    return w->takes_images_io;
+    return w->takes_images_io || w->takes_text_io;
 }
 static bool takes_estimate(const cg_workload *w)
 {
@@ -56,10 +56,11 @@ static const cg_opt_row cg_opt_rows[] = {
     {"threshold", CG_ARG_DBL, O(threshold), C_CMP, "PCT",
      "a slowdown counts when it exceeds PCT percent (default 2) and is significant (p < 0.01)", 0, TEXT_},
     {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png",
-     "the picture (opticalflow: two, A.png,B.png); colour made grey", 0, FILE_, .takes = takes_pictures,
-     .takers_noun = "picture workloads"},
-    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png", "write the filtered picture", 0, FILE_,
-     .takes = takes_pictures, .takers_noun = "picture workloads"},
+     "the picture (opticalflow: two, A.png,B.png); colour made grey (lcs: two files of bytes, A,B)", 0, FILE_,
+     .takes = takes_files, .takers_noun = "picture workloads and lcs"},
+    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png",
+     "write the filtered picture (lcs: the --traceback subsequence's bytes)", 0, FILE_, .takes = takes_files,
+     .takers_noun = "picture workloads and lcs"},
     {"check", CG_ARG_STR, O(check), C_RUN, "MODE",
      "inputs to verify on: random (default: seeded data, error-bound tolerances) or exact (small-integer "
      "patterns whose float reference is exact, compared with zero tolerance)",

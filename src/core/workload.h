@@ -92,8 +92,8 @@ typedef struct cg_run_opts {
     cg_size size; /* dims 0: the workload picks a default for the device */
     uint64_t seed;
     int runs, warmup;
-    const char *input;  /* --input FILE.png or NULL (workloads with takes_images_io) */
-    const char *output; /* --output FILE.png or NULL (workloads with takes_images_io) */
+    const char *input;  /* --input FILE.png (takes_images_io) or A,B (takes_text_io), or NULL */
+    const char *output; /* --output FILE.png (takes_images_io) or a text file (takes_text_io), or NULL */
     const cg_wopts
         *wopts;          /* the workload options given (cg_workload.wopts), one item of a sweep; NULL: none */
     const char *variant; /* the run's parameter label copied into every row ("32x32"), or NULL */
@@ -145,6 +145,7 @@ typedef struct cg_workload {
     const char *size_help; /* what --size means here: "N floats (2^24, 16M, 16777216)" */
     const char *cl_file;   /* "reduction.cl" */
     bool takes_images_io;  /* a capability: accepts the shared --input/--output PNG options */
+    bool takes_text_io;    /* a capability: --input A,B (two files of bytes) and --output (a text result) */
     const cg_wopt *wopts;  /* the run options of its own (NULL: none); at most one of kind CG_WOPT_EXTENTS */
     size_t n_wopts;
     const cg_rung *rungs;

@@ -56,7 +56,7 @@ assert dev["short"] == "d" and dev["value"] == "SEL" and "run" in dev["commands"
 sig = [o for o in d["options"] if o["name"] == "sigma"][0]
 assert sig["workloads"] == ["blur"] and sig["commands"] == ["run"], sig
 inp = [o for o in d["options"] if o["name"] == "input"][0]
-assert inp["workloads"] == ["filter3x3", "blur", "opticalflow"], inp
+assert inp["workloads"] == ["filter3x3", "blur", "lcs", "opticalflow"], inp
 text = open(sys.argv[2]).read()
 for w in d["workloads"]:
     want = re.findall(r"^  %s:(\S+)" % re.escape(w["name"]), text, re.M)

@@ -66,9 +66,9 @@ expect "--seed -1" 1 "--seed .*'-1'" -- "$bin" run reduction --seed -1
 expect "--mask-features bogus" 1 "unknown feature 'bogus'" -- "$bin" run reduction --mask-features bogus
 expect "--mask-features names the features" 1 "images, fp64" -- "$bin" run reduction --mask-features fp64,bogus
 expect "--input without a picture workload" 1 \
-    "^clgauge: error: --input applies to picture workloads \(filter3x3, blur, opticalflow\) only; add one to the run$" -- \
+    "^clgauge: error: --input applies to picture workloads and lcs \(filter3x3, blur, lcs, opticalflow\) only; add one to the run$" -- \
     "$bin" run reduction --input "$tmp/in.png"
-expect "--output without a picture workload" 1 "--output applies to picture workloads \(filter3x3, blur, opticalflow\)" -- \
+expect "--output without a picture workload" 1 "--output applies to picture workloads and lcs \(filter3x3, blur, lcs, opticalflow\)" -- \
     "$bin" run reduction:naive --output "$tmp/out.png"
 check "--output without a picture workload: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
 # the workloads' own options (declared in their descriptors): refused without a workload taking them, naming it
@@ -85,7 +85,7 @@ expect "--pattern bogus names the values" 1 "unknown --pattern 'bogus' for histo
 expect "--sigma 0 refused while parsing" 1 "--sigma expects a positive number, not '0'" -- "$bin" run blur --sigma 0
 expect "run --help: a workload's own option, prefixed by its workload" 0 "^      --sigma S +blur: the Gaussian's sigma" -- \
     "$bin" run --help
-expect "run --help: a capability option, prefixed by its workloads" 0 "^      --input FILE.png +filter3x3, blur, opticalflow: the picture" -- \
+expect "run --help: a capability option, prefixed by its workloads" 0 "^      --input FILE.png +filter3x3, blur, lcs, opticalflow: the picture" -- \
     "$bin" run --help
 # Bigger than the device's max allocation: refused in setup, naming the limit (after device selection).
 expect "--size 2^40 too large" 1 "exceeds this device's limit of [0-9]+ floats" -- \

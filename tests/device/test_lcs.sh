@@ -76,6 +76,38 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
+# --input A,B (two files of bytes) and --output (the --traceback subsequence): a text pair and a binary pair
+# with all 256 byte values; the output must be a common subsequence of the files of the DP's length.
+printf 'the quick brown fox jumps over the lazy dog\n' >"$TESTTMP/la.txt"
+printf 'pack my box with five dozen liquor jugs, the dog\n' >"$TESTTMP/lb.txt"
+python3 -c 'import random, sys
+r = random.Random(7)
+open(sys.argv[1], "wb").write(bytes(range(256)) + bytes(r.randrange(256) for _ in range(3000)))
+open(sys.argv[2], "wb").write(bytes(r.randrange(256) for _ in range(2100)) + bytes(range(255, -1, -1)))' \
+    "$TESTTMP/ba.bin" "$TESTTMP/bb.bin"
+for pair in "la.txt lb.txt" "ba.bin bb.bin"; do
+    set -- $pair
+    rm -f "$TESTTMP/lcs_out"
+    expect_ok "--input $1,$2 --traceback --output" -- run1 lcs --input "$TESTTMP/$1,$TESTTMP/$2" --traceback \
+        --output "$TESTTMP/lcs_out"
+    python3 - "$TESTTMP/$1" "$TESTTMP/$2" "$TESTTMP/lcs_out" <<'EOF' || fail "--output of $1,$2 is not a longest common subsequence"
+import sys
+a, b, o = (open(p, "rb").read() for p in sys.argv[1:4])
+row = [0] * (len(b) + 1)
+for x in a:
+    dg = 0
+    for j, y in enumerate(b, 1):
+        up = row[j]
+        row[j] = dg + 1 if x == y else max(up, row[j - 1])
+        dg = up
+def sub(s, t):
+    it = iter(t)
+    return all(c in it for c in s)
+ok = len(o) == row[-1] and sub(o, a) and sub(o, b)
+print("" if ok else "  output %d bytes, LCS %d, in a %s, in b %s" % (len(o), row[-1], sub(o, a), sub(o, b)))
+sys.exit(0 if ok else 1)
+EOF
+done
 # The JSON of one run: every rung there, the score's check, cells as the rate, naive unsupported above one
 # allocation.
 json=$TESTTMP/lcs.json
@@ -129,6 +161,14 @@ mut <<'EOF'
 [("                c = (bits_in >> r) & 1;", "                c = 0;")]
 EOF
 caught "grid: no carry from the group before" lcs:grid 4100x5000
+# a failed run leaves the user's file alone
+echo keep >"$TESTTMP/lcs_keep"
+mut <<'EOF'
+[("            if (trace) rows[(size_t)j * nw + w] = V[w];\n        }\n    }", "            if (trace) rows[(size_t)w * m + j] = V[w];\n        }\n    }")]
+EOF
+expect 5 "cannot write $TESTTMP/lcs_keep: no lcs rung produced a verified traceback" -- "$BIN" run lcs:bitpar --kernel-dir "$wrong" --no-cache \
+    --input "$TESTTMP/ba.bin,$TESTTMP/bb.bin" --traceback --output "$TESTTMP/lcs_keep" --runs 1 --warmup 1
+[ "$(cat "$TESTTMP/lcs_keep")" = keep ] || fail "a run whose traceback FAILED replaced the --output file"
 mut <<'EOF'
 [("            if (trace && w < nw) rows[(size_t)j * nw + w] = v;", "            if (trace && w < nw) rows[(size_t)j * nw + w] = v ^ 1;")]
 EOF
@@ -169,7 +209,17 @@ expect 1 "use a smaller --size or --pairs" -- "$BIN" run lcs --pairs 16777216 --
 expect 1 "lcs: --traceback walks back one pair" -- "$BIN" run lcs --traceback --pairs 2 --size 64
 expect 1 "lcs: --traceback at 1048576x1048576 keeps 128.0 GiB of rows" -- "$BIN" run lcs --traceback --size 1048576
 expect 1 "lcs: --size 2147483647x5 must be 1 to 2^30-1 characters each way" -- "$BIN" run lcs --size 2147483647x5
-expect 1 "applies to picture workloads" -- "$BIN" run lcs --size 64 --input "$TESTTMP/x.txt"
+expect 1 "lcs: --input $TESTTMP/x.txt is not two files" -- "$BIN" run lcs --input "$TESTTMP/x.txt"
+expect 1 "is not two files" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt,$TESTTMP/la.txt"
+expect 5 "lcs: cannot read --input $TESTTMP/nope.txt" -- "$BIN" run lcs --input "$TESTTMP/nope.txt,$TESTTMP/lb.txt"
+expect 5 "lcs: cannot read --input $TESTTMP: " -- "$BIN" run lcs --input "$TESTTMP,$TESTTMP/lb.txt"
+: >"$TESTTMP/empty.txt"
+expect 1 "lcs: --input $TESTTMP/empty.txt is empty" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/empty.txt"
+expect 1 "and --size both given" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --size 64
+expect 1 "drop --alphabet" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --alphabet 4
+expect 1 "one pair of strings: drop --pairs" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --pairs 2
+expect 1 "lcs: --output writes the --traceback subsequence: add --traceback" -- "$BIN" run lcs --size 64 \
+    --output "$TESTTMP/o.txt"
 expect 1 "applies to the lcs workload only" -- "$BIN" run saxpy --alphabet 4
 
 finish

@@ -166,12 +166,20 @@ static cg_status check_memory(const cg_ctx *ctx, size_t n, size_t m, int alphabe
 static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, lcs_state *s)
 {
     cg_size_rule rule = size_rule;
-    cg_status st = pick_alphabet(o, &s->alphabet);
-    if (st == CG_OK) st = pick_pairs(o, &s->pairs);
+    cg_status st = pick_pairs(o, &s->pairs);
     s->trace = cg_wopts_find(o->wopts, "traceback") != NULL;
-    if (st == CG_OK && s->pairs > 1) rule.dflt_gpu = rule.dflt_other = LCS_PAIRS_LEN;
-    if (st == CG_OK && s->trace) rule.dflt_gpu = rule.dflt_other = LCS_TRACE_LEN;
-    if (st == CG_OK) st = cg_size_pick(ctx, &rule, o, &s->n, &s->m);
+    if (st == CG_OK && o->output && !s->trace) {
+        CG_ERROR("lcs: --output writes the --traceback subsequence: add --traceback");
+        st = CG_E_USAGE;
+    }
+    if (st == CG_OK && o->input) {
+        st = lcs_read_input(o, s);
+    } else if (st == CG_OK) {
+        st = pick_alphabet(o, &s->alphabet);
+        if (st == CG_OK && s->pairs > 1) rule.dflt_gpu = rule.dflt_other = LCS_PAIRS_LEN;
+        if (st == CG_OK && s->trace) rule.dflt_gpu = rule.dflt_other = LCS_TRACE_LEN;
+        if (st == CG_OK) st = cg_size_pick(ctx, &rule, o, &s->n, &s->m);
+    }
     if (st == CG_OK) st = check_memory(ctx, s->n, s->m, s->alphabet, s->pairs);
     if (st == CG_OK && s->trace) st = check_trace(ctx, s);
     return st;
@@ -188,13 +196,17 @@ static void lcs_teardown(void *state)
     free(s->a);
     free(s->b);
     free(s->refs);
+    free(s->out);
     free(s);
 }
 
 static cg_status lcs_validate(const cg_ctx *ctx, const cg_run_opts *o)
 {
     lcs_state s = {0};
-    return pick_problem(ctx, o, &s);
+    cg_status st = pick_problem(ctx, o, &s);
+    free(s.a);
+    free(s.b);
+    return st;
 }
 
 /* ---- inputs, reference, buffers ------------------------------------------------------------------------ */
@@ -202,6 +214,9 @@ static cg_status lcs_validate(const cg_ctx *ctx, const cg_run_opts *o)
 static cg_status make_strings(const cg_run_opts *o, lcs_state *s)
 {
     cg_status st = CG_OK;
+    if (s->a) return CG_OK; /* --input: read (and relabelled) by pick_problem */
+    for (int c = 0; c < 256; c++)
+        s->sym[c] = (uint8_t)c;
     s->a = malloc(s->n * s->pairs);
     s->b = malloc(s->m * s->pairs);
     CG_FAIL_IF(!s->a || !s->b, CG_E_RUNTIME, "lcs: out of host memory");
@@ -338,7 +353,8 @@ static cg_status lcs_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
         snprintf(size_desc, len, "%zu pairs of %zux%zu chars, alphabet %d", s->pairs, s->n, s->m,
                  s->alphabet);
     else
-        snprintf(size_desc, len, "%zux%zu chars, alphabet %d%s", s->n, s->m, s->alphabet,
+        snprintf(size_desc, len, "%zux%zu chars, %s %d%s", s->n, s->m,
+                 o->input ? "from --input, distinct bytes" : "alphabet", s->alphabet,
                  s->trace ? ", traceback" : "");
 out:
     if (st != CG_OK) {
@@ -396,6 +412,11 @@ static cg_status check_traceback(cg_ctx *ctx, lcs_state *s, int wbits, uint32_t 
     size_t len = lcs_traceback(s->a, s->n, s->b, s->m, rows, stride, ai, bj);
     got[0] = (uint32_t)len;
     got[1] = lcs_is_common(s->a, s->n, s->b, s->m, ai, bj, len);
+    if (got[0] == s->refs[0] && got[1]) { /* kept for --output */
+        free(s->out);
+        s->out = ai, s->out_len = len, s->have_out = true;
+        ai = NULL;
+    }
     CG_DEBUG("lcs: traceback: %zu characters, %s", len,
              got[1] ? "a common subsequence" : "NOT a common subsequence");
 out:
@@ -438,6 +459,8 @@ const cg_workload cg_workload_lcs = {
         "NxM: the two strings' lengths (N: both), up to 2^30-1; default 2^20 on GPUs, 2^15 elsewhere",
     .cl_file = "lcs.cl",
     .takes_images_io = false,
+    .takes_text_io = true,
+    .save_output = lcs_save_output,
     .wopts = wopts,
     .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,

@@ -46,12 +46,16 @@ enum {
     } while (0)
 
 typedef struct lcs_state {
-    size_t n, m;    /* lengths of a (rows) and b (columns) */
-    int alphabet;   /* characters are 0 .. alphabet - 1 */
-    uint8_t *a, *b; /* host copies, n and m bytes */
-    size_t pairs;   /* --pairs: independent pairs of strings, pair k at a + k n and b + k m */
-    uint32_t *refs; /* each pair's score from the bit-parallel CPU reference */
-    bool trace;     /* --traceback: the bit-parallel rungs keep V after every row in `rows` */
+    size_t n, m;      /* lengths of a (rows) and b (columns) */
+    int alphabet;     /* characters are 0 .. alphabet - 1 */
+    uint8_t *a, *b;   /* host copies, n and m bytes */
+    size_t pairs;     /* --pairs: independent pairs of strings, pair k at a + k n and b + k m */
+    uint32_t *refs;   /* each pair's score from the bit-parallel CPU reference */
+    bool trace;       /* --traceback: the bit-parallel rungs keep V after every row in `rows` */
+    uint8_t sym[256]; /* the byte of each character code (--input relabels; else sym[c] = c) */
+    uint32_t *out;    /* the last verified traceback: its positions in a, last first */
+    size_t out_len;
+    bool have_out;
     size_t max_wg;
     cl_ulong max_alloc;
     bool native;         /* the device runs native kernels (the reference row) */
@@ -72,6 +76,13 @@ int lcs_rung_plan(const void *rs);
 int lcs_rung_wbits(const void *rs);
 /* True when the rung cannot run at this size on this device, with the reason in why. */
 bool lcs_unsupported(const void *state, const cg_rung *r, char *why, size_t len);
+
+/* lcs_io.c: --input A,B into a, b, n, m (relabelled: alphabet and sym set); CG_E_USAGE (with --size,
+ * --alphabet or --pairs, an empty or too long file, not two paths) or CG_E_IO (unreadable), one line logged.
+ */
+cg_status lcs_read_input(const cg_run_opts *o, lcs_state *s);
+/* --output: the last verified traceback's bytes, written all-or-nothing; CG_E_IO when none or unwritable. */
+cg_status lcs_save_output(cg_ctx *ctx, void *state, const char *path);
 
 /* lcs_ref.c: the CPU references. The plain DP (O(m) memory, one thread). */
 int64_t lcs_ref_dp(const uint8_t *a, size_t n, const uint8_t *b, size_t m);
