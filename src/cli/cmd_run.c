@@ -160,6 +160,15 @@ static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_op
         CG_ERROR("bad --size '%s': %s", o->size, err);
         return CG_E_USAGE;
     }
+    if (o->length && o->size) {
+        CG_ERROR("--size %s and --length %s both given: --length is another name of --size, give one",
+                 o->size, o->length);
+        return CG_E_USAGE;
+    }
+    if (o->length && !cg_size_parse(o->length, &ro->size, err, sizeof err)) {
+        CG_ERROR("bad --length '%s': %s", o->length, err);
+        return CG_E_USAGE;
+    }
     if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
         CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;

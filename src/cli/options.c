@@ -27,6 +27,10 @@ static bool takes_files(const cg_workload *w)
 {
     return w->takes_images_io || w->takes_text_io;
 }
+static bool takes_length(const cg_workload *w)
+{
+    return w->takes_length;
+}
 static bool takes_estimate(const cg_workload *w)
 {
     return w->estimate != NULL;
@@ -44,6 +48,8 @@ static const cg_opt_row cg_opt_rows[] = {
      'd', CG_COMPLETE_WORDS, "gpu cpu", .takes = NULL},
     {"size", CG_ARG_STR, O(size), C_RUN, "SIZE",
      "problem size: N (16M, 2^24) or WxH (4096x4096); default per device", 's', TEXT_},
+    {"length", CG_ARG_STR, O(length), C_RUN, "N|NxM", "the two strings' lengths: another name of --size", 0,
+     TEXT_, .takes = takes_length, .takers_noun = "workloads of strings"},
     {"runs", CG_ARG_INT, O(runs), C_RUN, "N", "timed runs per rung (default 10)", 'r', TEXT_},
     {"warmup", CG_ARG_INT, O(warmup), C_RUN, "N", "untimed warm-up runs per rung, verified too (default 2)",
      'w', TEXT_},

@@ -71,7 +71,7 @@ typedef struct cg_opts {
     cg_command command;
     const char *targets; /* run: "all" or "workload[:rung][,...]"; help: a command; completions: a shell */
     const char *device;  /* --device, else $CLGAUGE_DEVICE */
-    const char *size;
+    const char *size, *length; /* --length: --size under the name lcs's issue gives it */
     int runs, warmup;
     uint64_t seed;
     const char *json, *csv;

@@ -146,7 +146,8 @@ typedef struct cg_workload {
     const char *cl_file;   /* "reduction.cl" */
     bool takes_images_io;  /* a capability: accepts the shared --input/--output PNG options */
     bool takes_text_io;    /* a capability: --input A,B (two files of bytes) and --output (a text result) */
-    const cg_wopt *wopts;  /* the run options of its own (NULL: none); at most one of kind CG_WOPT_EXTENTS */
+    bool takes_length; /* a capability: --length N|NxM, another name of --size (lcs: the strings' lengths) */
+    const cg_wopt *wopts; /* the run options of its own (NULL: none); at most one of kind CG_WOPT_EXTENTS */
     size_t n_wopts;
     const cg_rung *rungs;
     size_t n_rungs;

@@ -218,6 +218,10 @@ expect 1 "lcs: --input $TESTTMP/empty.txt is empty" -- "$BIN" run lcs --input "$
 expect 1 "and --size both given" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --size 64
 expect 1 "drop --alphabet" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --alphabet 4
 expect 1 "one pair of strings: drop --pairs" -- "$BIN" run lcs --input "$TESTTMP/la.txt,$TESTTMP/lb.txt" --pairs 2
+expect_ok "--length 300x200 (another name of --size)" -- run1 lcs:bitpar,lcs:grid --length 300x200
+expect 1 "--size 40 and --length 30 both given" -- "$BIN" run lcs --length 30 --size 40
+expect 1 "bad --length '0'" -- "$BIN" run lcs --length 0
+expect 1 "--length applies to workloads of strings (lcs) only" -- "$BIN" run reduction --length 30
 expect 1 "lcs: --output writes the --traceback subsequence: add --traceback" -- "$BIN" run lcs --size 64 \
     --output "$TESTTMP/o.txt"
 expect 1 "applies to the lcs workload only" -- "$BIN" run saxpy --alphabet 4

@@ -460,6 +460,7 @@ const cg_workload cg_workload_lcs = {
     .cl_file = "lcs.cl",
     .takes_images_io = false,
     .takes_text_io = true,
+    .takes_length = true,
     .save_output = lcs_save_output,
     .wopts = wopts,
     .n_wopts = sizeof wopts / sizeof wopts[0],
