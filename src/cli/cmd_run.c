@@ -151,24 +151,80 @@ static cg_status check_takers(const cg_opts *o, const cg_targets *t)
     return CG_OK;
 }
 
+/* --size (or --length): one size, or a comma-separated list of them, a sweep: the ladders run once per item,
+ * each run's rows labelled with it. */
+typedef struct size_list {
+    size_t n;  /* items; 1 (s[0] dims 0) without --size */
+    bool list; /* a list was given: label the rows */
+    cg_size s[CG_FILTERS_MAX];
+    char label[CG_FILTERS_MAX][CG_VARIANT_LEN];
+} size_list;
+
+/* Parses o's --size or --length into l; false (one line logged) on a bad item, an empty item or more than
+ * CG_FILTERS_MAX items. */
+static bool size_items(const cg_opts *o, size_list *l)
+{
+    const char *text = o->size ? o->size : o->length, *name = o->size ? "--size" : "--length";
+    char err[160], item[64];
+    memset(l, 0, sizeof *l);
+    l->n = 1;
+    if (!text) return true;
+    l->list = strchr(text, ',') != NULL;
+    l->n = 0;
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        if (l->n == CG_FILTERS_MAX) {
+            CG_ERROR("bad %s '%s': more than %d sizes in one sweep", name, text, CG_FILTERS_MAX);
+            return false;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        if (len >= sizeof item || !cg_size_parse(item, &l->s[l->n], err, sizeof err)) {
+            CG_ERROR("bad %s '%s': item '%s': %s", name, text, item, len >= sizeof item ? "too long" : err);
+            return false;
+        }
+        const cg_size *z = &l->s[l->n];
+        if (z->dims == 2)
+            snprintf(l->label[l->n], CG_VARIANT_LEN, "%llux%llu", (unsigned long long)z->w,
+                     (unsigned long long)z->h);
+        else
+            snprintf(l->label[l->n], CG_VARIANT_LEN, "%llu", (unsigned long long)z->n);
+        l->n++;
+        p += len;
+        if (!*p) break;
+    }
+    return true;
+}
+
+static size_t sweep_items(const cg_opts *o, const cg_workload *w, cg_filter_size *f);
+
+/* A size list and a workload's own sweep (a --filter list) in one run: refused, one sweep at a time. */
+static cg_status check_one_sweep(const cg_opts *o, const cg_targets *t, const size_list *sz)
+{
+    for (size_t w = 0; sz->list && sz->n > 1 && w < cg_nworkloads; w++) {
+        cg_filter_size items[CG_FILTERS_MAX];
+        const cg_wopt *d = cg_workload_sweep(cg_workloads[w]);
+        if (t->any[w] && d && sweep_items(o, cg_workloads[w], items) > 1) {
+            CG_ERROR("--%s %s and a --%s list both given: sweep one of them per run",
+                     o->size ? "size" : "length", o->size ? o->size : o->length, d->name);
+            return CG_E_USAGE;
+        }
+    }
+    return CG_OK;
+}
+
 /* Option checks that need the selection but no device. */
 static cg_status check_run_opts(const cg_opts *o, const cg_targets *t, cg_run_opts *ro, unsigned *mask)
 {
     char err[160];
+    size_list sz;
     memset(ro, 0, sizeof *ro);
-    if (o->size && !cg_size_parse(o->size, &ro->size, err, sizeof err)) {
-        CG_ERROR("bad --size '%s': %s", o->size, err);
-        return CG_E_USAGE;
-    }
     if (o->length && o->size) {
         CG_ERROR("--size %s and --length %s both given: --length is another name of --size, give one",
                  o->size, o->length);
         return CG_E_USAGE;
     }
-    if (o->length && !cg_size_parse(o->length, &ro->size, err, sizeof err)) {
-        CG_ERROR("bad --length '%s': %s", o->length, err);
-        return CG_E_USAGE;
-    }
+    if (!size_items(o, &sz) || check_one_sweep(o, t, &sz) != CG_OK) return CG_E_USAGE;
+    ro->size = sz.s[0];
     if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
         CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
@@ -252,6 +308,19 @@ static void sweep_one(const cg_workload *w, const cg_run_opts *ro, const cg_filt
     one->variant = label;
 }
 
+/* Item k of a size list into one: its size, and the rows' variant the size, then the filter's if any
+ * ("4096 5x5", in label2). Nothing without a list. */
+static void size_one(const size_list *sz, size_t k, char *label2, cg_run_opts *one)
+{
+    if (!sz->list) return;
+    one->size = sz->s[k];
+    if (one->variant)
+        snprintf(label2, CG_VARIANT_LEN, "%s %s", sz->label[k], one->variant);
+    else
+        snprintf(label2, CG_VARIANT_LEN, "%s", sz->label[k]);
+    one->variant = label2;
+}
+
 /* Every selected workload's validate hook, once per item of its sweep, before anything is measured: a usage
  * error found here stops the run before any ladder ran or any report was written. */
 static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro)
@@ -260,13 +329,15 @@ static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targ
         const cg_workload *wl = cg_workloads[w];
         if (!t->any[w] || !wl->validate) continue;
         cg_filter_size items[CG_FILTERS_MAX];
+        size_list sz;
         size_t n = sweep_items(o, wl, items);
-        if (!n) return CG_E_RUNTIME;
-        for (size_t k = 0; k < n; k++) {
+        if (!n || !size_items(o, &sz)) return CG_E_RUNTIME;
+        for (size_t i = 0; i < sz.n * n; i++) {
             cg_run_opts one;
             cg_wopts store;
-            char label[CG_VARIANT_LEN];
-            sweep_one(wl, ro, &items[k], &store, label, &one);
+            char label[CG_VARIANT_LEN], label2[CG_VARIANT_LEN];
+            sweep_one(wl, ro, &items[i % n], &store, label, &one);
+            size_one(&sz, i / n, label2, &one);
             cg_status st = wl->validate(ctx, &one);
             if (st != CG_OK) return st;
         }
@@ -281,13 +352,15 @@ static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, 
                            const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep, run_progress *prog)
 {
     cg_filter_size items[CG_FILTERS_MAX];
+    size_list sz;
     size_t n = sweep_items(o, w, items);
-    cg_status st = n ? CG_OK : CG_E_RUNTIME;
-    for (size_t k = 0; k < n; k++) {
-        char label[CG_VARIANT_LEN];
+    cg_status st = n && size_items(o, &sz) ? CG_OK : CG_E_RUNTIME;
+    for (size_t i = 0; st != CG_E_RUNTIME && i < sz.n * n; i++) {
+        char label[CG_VARIANT_LEN], label2[CG_VARIANT_LEN];
         cg_wopts store;
         cg_run_opts one;
-        sweep_one(w, ro, &items[k], &store, label, &one);
+        sweep_one(w, ro, &items[i % n], &store, label, &one);
+        size_one(&sz, i / n, label2, &one);
         cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, prog);
         if (s == CG_E_USAGE || s == CG_E_IO) return cg_status_merge(s, st); /* the caller stops too */
         st = cg_status_merge(st, s);
@@ -303,9 +376,11 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
     if (st != CG_OK) return st;
     run_progress prog = {0, 0, {0, 0}};
     clock_gettime(CLOCK_MONOTONIC, &prog.t0);
+    size_list sz;
+    if (!size_items(o, &sz)) return CG_E_RUNTIME;
     for (size_t w = 0; w < cg_nworkloads; w++) {
         cg_filter_size items[CG_FILTERS_MAX];
-        size_t n_items = t->any[w] ? sweep_items(o, cg_workloads[w], items) : 0;
+        size_t n_items = t->any[w] ? sweep_items(o, cg_workloads[w], items) * sz.n : 0;
         for (size_t k = 0; k < cg_workloads[w]->n_rungs; k++)
             prog.total += n_items * t->rung[w][k];
     }

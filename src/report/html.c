@@ -27,6 +27,7 @@ typedef struct page {
     bool timed[MAX_GROUPS];              /* some row of the group has a time to chart */
     size_t ngroups, dropped;             /* dropped: rows of groups past MAX_GROUPS (not on the page) */
     char *ladder[MAX_GROUPS], *roofline[MAX_GROUPS];
+    char *sweep[MAX_GROUPS]; /* at a workload's first group, when its first run swept 2+ items */
 } page;
 
 static const char style[] =
@@ -109,6 +110,12 @@ static int draw_charts(page *p, char *err, size_t errlen)
         in.chart++;
         p->roofline[g] = cg_plot_roofline(&in, err, errlen);
         if (!p->roofline[g] && err[0]) return -1;
+        bool first = true;
+        for (size_t h = 0; h < g; h++)
+            first &= strcmp(p->groups[h]->workload, p->groups[g]->workload) != 0;
+        if (!first || cg_plot_sweep_items(p->runs[0], p->groups[g]->workload) < 2) continue;
+        in.chart = (int)(2 * MAX_GROUPS + g);
+        if (!(p->sweep[g] = cg_plot_sweep(&in, err, errlen))) return -1;
     }
     return 0;
 }
@@ -342,6 +349,12 @@ static void write_group(FILE *f, const page *p, size_t g)
     esc(f, name);
     fputs("</h2>\n", f);
     write_sizes(f, p, group);
+    if (p->sweep[g])
+        fprintf(f,
+                "<div class=\"charts\"><figure>%s<figcaption>The sweep: each rung's median time against the "
+                "sweep's items (the rows' variants, in the order they ran) in the first run; each item's "
+                "ladder, roofline and table follow in sections of their own.</figcaption></figure></div>\n",
+                p->sweep[g]);
     fprintf(
         f,
         "<div class=\"charts\"><figure>%s<figcaption>Median time per rung, lower is better; the error bar "
@@ -430,6 +443,7 @@ int cg_report_html(const cg_report *const *runs, size_t n, const char *generator
     for (size_t g = 0; g < p->ngroups; g++) {
         free(p->ladder[g]);
         free(p->roofline[g]);
+        free(p->sweep[g]);
     }
     free(p);
     return rc;

@@ -49,6 +49,13 @@ char *cg_plot_ladder(const cg_plot_in *in, char *err, size_t errlen);
  * the plot. NULL with err when no rung can be placed on it (err "" then: not an error) or gnuplot failed. */
 char *cg_plot_roofline(const cg_plot_in *in, char *err, size_t errlen);
 
+/* How many items (variants: sizes of a --filter or --size list) workload has in run r. */
+size_t cg_plot_sweep_items(const cg_report *r, const char *workload);
+/* The sweep: the first run's median time per rung (one line each) against the items of in->group's workload,
+ * in the order they ran (data-chart="sweep", data-workload). Returns the <svg> element (malloc'd), or NULL
+ * with one line in err. */
+char *cg_plot_sweep(const cg_plot_in *in, char *err, size_t errlen);
+
 /* Runs a gnuplot script (without terminal and output lines) on the SVG terminal at CG_PLOT_WIDTH x
  * CG_PLOT_HEIGHT, with `data` written to a private data file that the script names as the gnuplot string
  * variable DATA, and with the first line of every data block taken as column headers (set datafile

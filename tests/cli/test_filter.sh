@@ -84,6 +84,14 @@ groups = [("reduction", ""), ("convolution", "3x3"), ("convolution", "5x3")]
 for kind in ("ladder", "roofline"):
     got = re.findall(r'<svg data-chart="%s" data-workload="([^"]+)"(?: data-variant="([^"]+)")?' % kind, page)
     assert got == groups, "%s charts %s, want %s" % (kind, got, groups)
+# the sweep chart: once, for convolution (two items), in its first section; none for reduction (one run)
+sw = re.findall(r'<svg data-chart="sweep" data-workload="([^"]+)"', page)
+assert sw == ["convolution"], "sweep charts %s" % sw
+svg = page[page.index('data-chart="sweep"'):]
+svg = svg[:svg.index("</svg>")]
+for label in ("3x3", "5x3", "naive", "vec4-pad"):
+    assert label in svg, "the sweep chart lacks %s" % label
+assert page.index('data-chart="sweep"') > page.index('id="w-convolution-3x3"') > page.index('id="w-reduction"')
 sections = re.findall(r'<section class="workload" id="([^"]+)"><h2>([^<]+)</h2>', page)
 want = [("w-reduction", "reduction"), ("w-convolution-3x3", "convolution[3x3]"),
         ("w-convolution-5x3", "convolution[5x3]")]
@@ -130,5 +138,32 @@ if command -v script >/dev/null; then
     expect "progress on a terminal names the group" 0 "\[1/4\] convolution\[3x3\]:naive \(1/2 of the ladder\).*\[3/4\] convolution\[5x5\]:naive \(1/2 of the ladder\)" -- \
         script -qec "$(printf '%q ' "$bin" run convolution:naive,convolution:vec4-pad --filter 3,5 "${small[@]}")" /dev/null
 fi
+
+# --- --size lists (issue 15): a size sweep, each size its own group (variant), like a --filter list
+expect "--size list: transpose at three sizes" 0 "" -- \
+    "$bin" run transpose:naive,transpose:best --size 256x128,300x200,64 --runs 2 --warmup 0 --json "$tmp/sizes.json"
+check "--size list: six rows, each size its own variant and size" -- python3 - "$tmp/sizes.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+got = [(r["variant"], r["rung"], r["status"], r["items"]) for r in rows]
+want = [("256x128", "naive", "ok", 32768), ("256x128", "best", "ok", 32768), ("300x200", "naive", "ok", 60000),
+        ("300x200", "best", "ok", 60000), ("64", "naive", "ok", 4096), ("64", "best", "ok", 4096)]
+assert got == want, got
+PY
+expect "--size list with a --filter list" 1 "^clgauge: error: --size 256,512 and a --filter list both given: sweep one of them per run$" -- \
+    "$bin" run convolution --size 256,512 --filter 3,5
+expect "--size list with one filter: both in the variant" 0 "convolution\[300 5x5\]:naive" -- \
+    "$bin" run convolution:naive --size 256,300 --filter 5 --runs 1 --warmup 0
+while IFS='|' read -r list what; do
+    expect "--size '$list' refused" 1 "^clgauge: error: bad --size '$(re_quote "$list")': $what" -- \
+        "$bin" run transpose --size "$list" --json "$tmp/bad.json"
+    check "--size '$list': one line, nothing written" -- \
+        bash -c 'test "$(wc -l <"$1")" -eq 1 && test ! -e "$2"' _ "$last_stderr" "$tmp/bad.json"
+done <<EOF
+64,,128|item '': expected a count
+64,0|item '0': size must be positive
+64,|item '': expected a count
+1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33|more than 32 sizes in one sweep
+EOF
 
 done_tests
