@@ -22,8 +22,8 @@ cg=./build-gpu/clgauge
 run() {
   local name=$1
   shift
-  echo "\$ clgauge run $* --device gpu --json $name.json" >>"$out/commands.txt"
-  timeout 150 $cg run "$@" --device gpu --json "$out/$name.json" >"$out/$name.txt" 2>&1
+  echo "\$ clgauge run $* --device ${RUN_DEVICE:-gpu} --json $name.json" >>"$out/commands.txt"
+  timeout "${RUN_TIMEOUT:-150}" $cg run "$@" --device "${RUN_DEVICE:-gpu}" --json "$out/$name.json" >"$out/$name.txt" 2>&1
   echo "rc=$?" >>"$out/commands.txt"
   grep -E "FAILED|unsupported|error" "$out/$name.txt" | head -5
   return 0
@@ -78,6 +78,14 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/ptx-mutants.md" \
       >"$out/ptx-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  transpose-heights) # the Apple chapter: the transpose slows as the height grows (a --size sweep)
+    run transpose-heights transpose --size 8192x512,8192x1024,8192x2048,8192x4096,8192x8192,8192x16384 --runs 5 ;;
+  conv-sweep) # the AMD chapter's time against every filter width 2..32 at an 8192^2 output
+    RUN_TIMEOUT=560 run conv-sweep-gpu convolution:naive,convolution:unroll4,convolution:unroll4-if,convolution:best \
+      --size 8192 --filter 2-32 --runs 2 --warmup 1 --html "$out/conv-sweep-gpu.html" ;;
+  conv-sweep-cpu) # the same on the GPU machine's CPU through PoCL
+    RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
+      --size 8192 --filter 2-32 --runs 1 --warmup 0 --html "$out/conv-sweep-cpu.html" ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
   cloth) run cloth cloth --grid 1024x1024 && run cloth-many cloth:jacobi,cloth:best,cloth:per-cloth --grid 64x64 --cloths 64 ;;
   opticalflow) run of-640x480-l4 opticalflow --levels 4 --runs 10 &&
