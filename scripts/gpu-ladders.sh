@@ -80,12 +80,13 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt" ;;
   transpose-heights) # the Apple chapter: the transpose slows as the height grows (a --size sweep)
     run transpose-heights transpose --size 8192x512,8192x1024,8192x2048,8192x4096,8192x8192,8192x16384 --runs 5 ;;
-  conv-sweep) # the AMD chapter's time against every filter width 2..32 at an 8192^2 output
+  conv-sweep) # the AMD chapter's time against every filter width 2..32 at an 8192^2 output (no gnuplot there:
+    # clgauge report FILE.json --html draws the sweep chart here)
     RUN_TIMEOUT=560 run conv-sweep-gpu convolution:naive,convolution:unroll4,convolution:unroll4-if,convolution:best \
-      --size 8192 --filter 2-32 --runs 2 --warmup 1 --html "$out/conv-sweep-gpu.html" ;;
+      --size 8192 --filter 2-32 --runs 2 --warmup 1 ;;
   conv-sweep-cpu) # the same on the GPU machine's CPU through PoCL
     RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
-      --size 8192 --filter 2-32 --runs 1 --warmup 0 --html "$out/conv-sweep-cpu.html" ;;
+      --size 8192 --filter 2-32 --runs 1 --warmup 0 ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
   cloth) run cloth cloth --grid 1024x1024 && run cloth-many cloth:jacobi,cloth:best,cloth:per-cloth --grid 64x64 --cloths 64 ;;
   opticalflow) run of-640x480-l4 opticalflow --levels 4 --runs 10 &&
