@@ -314,10 +314,10 @@ static void size_one(const size_list *sz, size_t k, char *label2, cg_run_opts *o
 {
     if (!sz->list) return;
     one->size = sz->s[k];
-    if (one->variant)
-        snprintf(label2, CG_VARIANT_LEN, "%s %s", sz->label[k], one->variant);
-    else
-        snprintf(label2, CG_VARIANT_LEN, "%s", sz->label[k]);
+    /* Both parts are short (a size and a filter label); a longer pair is cut at CG_VARIANT_LEN - 1. */
+    int r = one->variant ? snprintf(label2, CG_VARIANT_LEN, "%s %s", sz->label[k], one->variant)
+                         : snprintf(label2, CG_VARIANT_LEN, "%s", sz->label[k]);
+    if (r < 0) label2[0] = '\0';
     one->variant = label2;
 }
 
