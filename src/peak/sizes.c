@@ -1,15 +1,14 @@
 /* Bandwidth against the buffer size (seed 001's copy-speed-vs-image-size figure, seed 002's memory levels):
  * float4 read and copy of 4 KiB .. min(max allocation, 1 GiB; 256 MiB on a CPU) in powers of 2 (of 4 with
  * --quick), one buffer pair sized for the largest and used by prefix. Where the rate falls as the size grows,
- * a cache ends. The copy's output is compared with its input and the read's sums with the host's sum. */
+ * a cache ends. The copy's output is compared with its input and the read's sums with the host's sum. Between
+ * the read and copy rows, sizes_rep.c reads each size many times within one launch (the "read-rep" rows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
 #include "peak/tests.h"
-
-#define SIZE_MIN ((size_t)4 << 10)
 
 typedef struct size_run {
     cl_program p;
@@ -28,12 +27,12 @@ static size_t top_size(const cg_peak_env *e)
 {
     const cg_device *d = e->ctx->dev;
     size_t b = is_gpu(e) ? (size_t)1 << 30 : (size_t)(e->o->quick ? 64 : 256) << 20;
-    while (b > SIZE_MIN && (b > d->max_alloc || b > d->global_mem / 8))
+    while (b > CG_PEAK_SIZE_MIN && (b > d->max_alloc || b > d->global_mem / 8))
         b /= 2;
     return b;
 }
 
-static void size_label(const char *op, size_t n, char *buf, size_t len)
+void cg_peak_size_label(const char *op, size_t n, char *buf, size_t len)
 {
     if (n >= (size_t)1 << 30)
         snprintf(buf, len, "%s %zu GiB", op, n >> 30);
@@ -88,7 +87,7 @@ static cg_status one_size(cg_peak_env *e, size_run *s, bool copy, size_t n)
     double best = 0;
     int runs = 0;
     char variant[32];
-    size_label(copy ? "copy" : "read", n, variant, sizeof variant);
+    cg_peak_size_label(copy ? "copy" : "read", n, variant, sizeof variant);
     cg_result *row = cg_peak_add(e, variant, "GB/s");
     CG_FAIL_IF(!row, CG_E_RUNTIME, "out of host memory");
     /* reads: the layout bandwidth.c finds best, grid-stride on a GPU, contiguous chunks on a CPU */
@@ -116,9 +115,11 @@ static cg_status sweep(cg_peak_env *e, size_run *s)
 {
     cg_status st = CG_OK;
     size_t step = e->o->quick ? 4 : 2;
-    for (int copy = 0; copy < 2; copy++)
-        for (size_t n = SIZE_MIN; n <= s->top && st == CG_OK; n *= step)
+    for (int copy = 0; copy < 2 && st == CG_OK; copy++) {
+        for (size_t n = CG_PEAK_SIZE_MIN; n <= s->top && st == CG_OK; n *= step)
             st = one_size(e, s, copy, n);
+        if (!copy && st == CG_OK) st = cg_peak_sizes_rep(e, s->in, s->hin, s->top); /* sizes_rep.c */
+    }
     return st;
 }
 

@@ -26,6 +26,13 @@ cg_status cg_peak_atomic_global(cg_peak_env *e);
 cg_status cg_peak_atomic_local(cg_peak_env *e);
 cg_status cg_peak_image(cg_peak_env *e);
 cg_status cg_peak_sizes(cg_peak_env *e);
+/* ---- shared by sizes.c and sizes_rep.c (the cache test) */
+#define CG_PEAK_SIZE_MIN ((size_t)4 << 10) /* the smallest buffer: 4 KiB */
+/* "op 64 KiB", "op 2 MiB", "op 1 GiB" into buf. */
+void cg_peak_size_label(const char *op, size_t n, char *buf, size_t len);
+/* The repeated reads: a "read-rep N" row for n = CG_PEAK_SIZE_MIN, x2 (x4 with --quick) .. top, each launch
+ * reading the first n bytes of in (random floats, host copy hin) many times over; checked against hin. */
+cg_status cg_peak_sizes_rep(cg_peak_env *e, cl_mem in, const float *hin, size_t top);
 cg_status cg_peak_coalescing(cg_peak_env *e);
 cg_status cg_peak_divergence(cg_peak_env *e);
 cg_status cg_peak_scatter(cg_peak_env *e);

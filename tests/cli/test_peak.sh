@@ -81,12 +81,29 @@ assert tests == {"crossover", "chains"}, tests
 check "CSV: the crossover's rows" -- grep -q '^balance,crossover,k 3 flops,[0-9.e+-]*,GP/s,ok,' "$tmp/bal.csv"
 check "CSV: the balance point" -- grep -q '^balance,crossover,balance point,[0-9.e+-]*,flop/B,ok,' "$tmp/bal.csv"
 expect "--only sizes,divergence" 0 "" -- "$bin" peak --quick --only sizes,divergence --max-time 0.01 --no-cache \
-    --json "$tmp/sd.json"
+    --json "$tmp/sd.json" --csv "$tmp/sd.csv"
 check "--only sizes,divergence: those two tests only" -- python3 -c '
 import json, sys
 tests = {r["test"] for r in json.load(open(sys.argv[1]))["results"]}
 assert tests == {"sizes", "divergence"}, tests
 ' "$tmp/sd.json"
+# sizes: the single-pass rows and the repeated reads (read-rep), 4 KiB x4 with --quick, bytes = size x passes
+check "JSON: sizes has read, read-rep and copy rows, read-rep checked and counting size x passes" -- python3 -c '
+import json, re, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["test"] == "sizes"]
+ops = [r["variant"].split()[0] for r in rows]
+assert ops == sorted(ops, key=["read", "read-rep", "copy"].index), ops
+rep = [r for r in rows if r["variant"].startswith("read-rep ")]
+assert [r["variant"] for r in rep[:3]] == ["read-rep 4 KiB", "read-rep 16 KiB", "read-rep 64 KiB"], rep
+for r in rep:
+    assert r["status"] == "ok" and r["unit"] == "GB/s" and r["value"] > 0, r
+    n, u = r["variant"].split()[1:]
+    size = int(n) << {"KiB": 10, "MiB": 20, "GiB": 30}[u]
+    m = re.search(r"bytes read: (\d+) x the buffer in one launch; checked", r["counts"])
+    assert m and int(m.group(1)) >= 1 and abs(r["amount"] / size - int(m.group(1))) <= 0.5, (r, size)
+' "$tmp/sd.json"
+check "CSV: the read-rep rows" -- grep -q '^cache,sizes,read-rep 4 KiB,[0-9.e+-]*,GB/s,ok,[0-9]*,.*x the buffer in one launch; checked' \
+    "$tmp/sd.csv"
 expect "--mask-features fp64: fp64 unsupported" 0 "^compute +fp64 +double +unsupported" -- "$bin" peak --only fp64 \
     --max-time 0.01 --mask-features fp64 --no-cache
 expect "--mask-features images: image unsupported" 0 "^image +image .*unsupported" -- "$bin" peak --only image \

@@ -109,14 +109,24 @@ if [r["variant"] for r in ch] != ["1 chain", "2 chains", "4 chains", "8 chains",
     no("chains variants %s" % [r["variant"] for r in ch])
 for r in ch:
     ok_checked(r)
-# sizes: read then copy, 4 KiB doubling to at least 16 MiB, checked
-for op in ("read", "copy"):
+# sizes: read, the repeated read (read-rep), then copy, 4 KiB doubling to at least 16 MiB, checked
+for op in ("read", "read-rep", "copy"):
     sz = [r for r in of("sizes") if r["variant"].startswith(op + " ")]
     names = [r["variant"] for r in sz]
     if names[:3] != [op + " 4 KiB", op + " 8 KiB", op + " 16 KiB"] or op + " 16 MiB" not in names:
         no("sizes %s: %s" % (op, names))
     for r in sz:
         ok_checked(r)
+k = len(names)  # the same sizes for each op
+if [r["variant"].split()[0] for r in of("sizes")] != ["read"] * k + ["read-rep"] * k + ["copy"] * k:
+    no("sizes: not the read rows, then read-rep, then copy: %s" % [r["variant"] for r in of("sizes")])
+# read-rep moves far more than the buffer per launch, so at 4 KiB it beats the launch-bound single pass
+rep, one = ({r["variant"]: r for r in of("sizes")}.get(v) for v in ("read-rep 4 KiB", "read 4 KiB"))
+if rep and one and rep["status"] == one["status"] == "ok":
+    if not rep["amount"] >= 1000 * 4096:
+        no("read-rep 4 KiB: %r bytes a launch, want the buffer read at least 1000 times" % rep["amount"])
+    if not rep["value"] > 2 * one["value"]:
+        no("read-rep 4 KiB: %r GB/s, not above twice the single pass's %r" % (rep["value"], one["value"]))
 co = of("coalescing")
 if [r["variant"] for r in co] != ["coalesced", "1 in 16 idle", "permuted in 128 B", "misaligned by 1 float",
                                   "float3 direct", "float3 via local"]:
@@ -180,6 +190,8 @@ wrong_case chains balance.cl chains <<<'[("sum += x[j];", "sum += 0.5f * x[j];")
 wrong_case sizes-copy bandwidth.cl sizes <<<'[("out[i] = in[i];", "out[i] = in[i ^ 1];")]'
 wrong_case sizes-read bandwidth.cl sizes <<<'[("for (; i + 4 <= hi; i += 4) {", "for (; i + 8 <= hi; i += 8) {"),
     ("for (; i + 7 * g < n; i += 8 * g) {", "for (; i + 7 * g < n; i += 9 * g) {")]'
+wrong_case sizes-rep-lane sizes_rep.cl sizes <<<'[("h += in[(i + 7 * w) & mask];", "h += in[(i + 6 * w) & mask];")]'
+wrong_case sizes-rep-shift sizes_rep.cl sizes <<<'[("a += in[i & mask];", "a += in[(i + 1) & mask];")]'
 wrong_case permuted rules.cl coalescing <<<'[("((i * 7u + 3u) & 31u)", "((i * 7u + 3u) & 15u)")]'
 wrong_case float3-local rules.cl coalescing <<<'[("vstore3(vload3(l, buf) + 1.0f, l, buf);", "vstore3(vload3(l, buf) + 2.0f, l, buf);")]'
 wrong_case divergence rules.cl divergence <<<'[("r = -(float)(u >> 8);", "r = -(float)(u >> 9);")]'
