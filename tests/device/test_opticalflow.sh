@@ -10,7 +10,14 @@
 #     local memory allowed (CLGAUGE_LOCAL_MEM_CAP);
 #  5. bad input refused in one line with the documented exit: frames of different sizes, one file, a
 #     non-PNG file, --input with --size, an even window, a window above the coarsest level, --levels 0,
-#     --iterations 0.
+#     --iterations 0;
+#  6. sparse (--grid-step, --points): every rung but local-tile (unsupported, with its reason) ok, rows in
+#     points (item_unit pt, items the point count); --grid-step 1 gives dense's counts and end-point errors
+#     (the per-point launches and the reference's point mask change nothing); broken sparse kernels (the
+#     guess not doubled, a point left unwritten, y read from x) fail with exit 3; --output draws only the
+#     points (black elsewhere, about 64 grey at 2 px of motion); --points are distinct, seeded by --seed;
+#  7. bad sparse input refused in one line with exit 1: --points 0, negative, not a number, a fraction, more
+#     than the pixels; --grid-step 0, larger than the frame; --points with --grid-step.
 # Usage: bash test_opticalflow.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -113,7 +120,7 @@ wrong=$TESTTMP/of_wrong
 make_wrong opticalflow.cl "$wrong" <<'EOF'
 [("    float b = rb[xa] + ax * (rb[xb] - rb[xa]);", "    float b = rb[xa] + ay * (rb[xb] - rb[xa]);"),
  ("    return 2.0f * flow[coff", "    return flow[coff"),
- ("        status[y * w + x] = s;", "        if (x != 5 || y != 3) status[y * w + x] = s;"),
+ ("        status[k] = s;", "        if (x != 5 || y != 3) status[k] = s;"),
  ("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
 for rung in buffers precomputed local-tile image-linear best; do
@@ -164,5 +171,119 @@ expect 1 "levels 2.5 is not a whole number" -- "$BIN" run opticalflow --size 64x
 for f in "$TESTTMP/${test_name}_err.out"; do
     [ "$(wc -l <"$f")" -eq 1 ] || { cat "$f"; fail "the last refusal is not one line"; }
 done
+
+# 6. Sparse points. Every rung on a grid and on random points: local-tile unsupported (no tile of neighbours),
+#    the others ok, counted in points.
+for sp in "--grid-step 4:660" "--points 3000:3000"; do
+    json=$TESTTMP/of_sparse.json
+    rm -f "$json"
+    # shellcheck disable=SC2086
+    run1 opticalflow --size 120x90 "${small[@]}" ${sp%%:*} --json "$json" >"$TESTTMP/of_sparse.out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$TESTTMP/of_sparse.out"; fail "sparse ${sp%%:*} exited $rc, want 0"; }
+    python3 - "$json" "${sp##*:}" "$TESTTMP/of_sparse.out" <<'EOF' || fail "sparse ${sp%%:*}: rows (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+n = int(sys.argv[2])
+bad = []
+for name, r in rows.items():
+    want = "unsupported" if name == "local-tile" else "ok"
+    if r["status"] != want:
+        bad.append("%s %s (%s), want %s" % (name, r["status"], r.get("reason", ""), want))
+    elif want == "ok" and (r["item_unit"] != "pt" or r["items"] != n):
+        bad.append("%s: %s %s, want %d pt" % (name, r["items"], r["item_unit"], n))
+if "sparse points" not in rows["local-tile"].get("reason", ""):
+    bad.append("local-tile's reason: %r" % rows["local-tile"].get("reason"))
+log = open(sys.argv[3]).read()
+if " of %d points valid" % n not in log or "mean end-point error" not in log:
+    bad.append("no point counts / end-point error in the log")
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+done
+
+# 6b. --grid-step 1 (every pixel a point, per-point launches and the reference's mask) gives dense's line.
+epe() { grep "mean end-point error" "$1" | sed -e 's/ px valid/ valid/' -e 's/ points valid/ valid/' \
+    -e 's/ local-tile [0-9.]*,//'; }
+run1 opticalflow --size 97x61 --levels 2 "${small[@]}" >"$TESTTMP/of_dense.out" 2>&1 || fail "dense 97x61"
+run1 opticalflow --size 97x61 --levels 2 "${small[@]}" --grid-step 1 >"$TESTTMP/of_g1.out" 2>&1 ||
+    fail "--grid-step 1"
+d1=$(epe "$TESTTMP/of_dense.out")
+[ -n "$d1" ] && [ "$d1" = "$(epe "$TESTTMP/of_g1.out")" ] ||
+    fail "--grid-step 1 differs from dense: '$d1' / '$(epe "$TESTTMP/of_g1.out")'"
+
+# 6c. Broken sparse kernels are caught.
+wrong3=$TESTTMP/of_wrong_sparse
+make_wrong opticalflow.cl "$wrong3" <<'EOF'
+[("2.0f * flow[(lvl + 1) * np + pid]", "flow[(lvl + 1) * np + pid]"),
+ ("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;"),
+ ("y = pts[pid].y >> lvl", "y = pts[pid].x % h >> lvl")]
+EOF
+for rung in buffers precomputed image-linear best; do
+    expect_wrong "broken sparse kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong3" \
+        --no-cache --size 120x90 "${small[@]}" --grid-step 3 --runs 1 --warmup 0
+done
+make_wrong opticalflow.cl "$wrong3" <<'EOF'
+[("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;")]
+EOF
+expect_wrong "a point left unwritten" -- "$BIN" run opticalflow:precomputed --kernel-dir "$wrong3" --no-cache \
+    --size 120x90 "${small[@]}" --points 500 --runs 1 --warmup 0
+
+# 6d. --output in sparse mode: only the points drawn; --points distinct and seeded by --seed.
+pngs=()
+for sp in "--grid-step 5" "--points 200 --seed 1" "--points 200 --seed 1" "--points 200 --seed 2"; do
+    out=$TESTTMP/of_sparse_${#pngs[@]}.png
+    pngs+=("$out")
+    rm -f "$out"
+    # shellcheck disable=SC2086
+    expect_ok "--output $sp" -- run1 opticalflow --input "$pair" --output "$out" "${small[@]}" --levels 2 $sp
+done
+python3 - "${pngs[@]}" <<'EOF' || fail "sparse --output (above)"
+import struct, sys, zlib
+def grey(path):
+    d = open(path, "rb").read()
+    w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+    assert (w, h, depth, ctype) == (70, 50, 8, 0), (path, w, h, depth, ctype)
+    raw, i = b"", 8
+    while i < len(d):
+        n, t = struct.unpack(">I4s", d[i:i + 8])
+        raw += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
+        i += 12 + n
+    raw, px, prev = zlib.decompress(raw), [], [0] * w
+    for y in range(h):
+        f, row = raw[y * (w + 1)], list(raw[y * (w + 1) + 1:(y + 1) * (w + 1)])
+        for x in range(w):
+            a, b, c = row[x - 1] if x else 0, prev[x], prev[x - 1] if x else 0
+            p = a + b - c
+            pr = a if abs(p - a) <= min(abs(p - b), abs(p - c)) else b if abs(p - b) <= abs(p - c) else c
+            row[x] = (row[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+        px.append(row)
+        prev = row
+    return px
+g = grey(sys.argv[1])
+on = {(x, y) for y in range(2, 50, 5) for x in range(2, 70, 5)}
+off = [g[y][x] for y in range(50) for x in range(70) if (x, y) not in on]
+near = sum(56 <= g[y][x] <= 72 for x, y in on)  # 2 px of motion: 64 grey
+if any(off) or near < len(on) * 3 // 4:
+    sys.exit("  grid 5: %d lit pixels off the grid, %d of %d points near 64" % (sum(map(bool, off)), near, len(on)))
+lit = [{(x, y) for y in range(50) for x in range(70) if p[y][x]} for p in map(grey, sys.argv[2:])]
+if not (150 <= len(lit[0]) <= 200) or lit[0] != lit[1] or lit[0] == lit[2]:
+    sys.exit("  --points 200: %d, %d, %d lit pixels (want 150-200, seed 1 twice the same, seed 2 not)" %
+             tuple(map(len, lit)))
+EOF
+
+# 7. Bad sparse input: one line, exit 1.
+sz=(--size 64x48 --window 9)
+expect 1 "points expects a positive number" -- "$BIN" run opticalflow "${sz[@]}" --points 0
+expect 1 "points expects a positive number" -- "$BIN" run opticalflow "${sz[@]}" --points -5
+expect 1 "points expects a positive number" -- "$BIN" run opticalflow "${sz[@]}" --points many
+expect 1 "points 2.5 is not a whole number" -- "$BIN" run opticalflow "${sz[@]}" --points 2.5
+expect 1 "points 3073 is more points than the 64x48 frame's 3072 pixels" -- \
+    "$BIN" run opticalflow "${sz[@]}" --points 3073
+expect 1 "grid-step expects a positive number" -- "$BIN" run opticalflow "${sz[@]}" --grid-step 0
+expect 1 "grid-step 49 is larger than the 64x48 frame" -- "$BIN" run opticalflow "${sz[@]}" --grid-step 49
+expect 1 "points and --grid-step both given" -- "$BIN" run opticalflow "${sz[@]}" --points 10 --grid-step 4
+[ "$(wc -l <"$TESTTMP/${test_name}_err.out")" -eq 1 ] || fail "the last sparse refusal is not one line"
 
 finish

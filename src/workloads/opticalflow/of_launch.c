@@ -1,7 +1,8 @@
 /* The launches of each opticalflow rung, as data: a plan says which stages the rung runs (the second frame's
  * levels copied into images or not, the derivative kernel, how G is summed, the solve kernel); prepare turns
  * it into a list of steps, one kernel (or image copy) per stage and level with its arguments set, and enqueue
- * replays the list, every command's event recorded, so that a run is timed as a whole. */
+ * replays the list, every command's event recorded, so that a run is timed as a whole. Sparse (s->np), the
+ * solve steps are 1D over the point list and take it, its length and the level as three more arguments. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +173,20 @@ out:
     return st;
 }
 
-/* Per level, coarsest first: the solve, reading the coarser level's flow as its guess. */
+/* A new 1D step over the sparse points (the rung's work-group size, clamped to the device). */
+static step *add_points(of_rung *q, const of_state *s, int L)
+{
+    step *p = next_step(q);
+    size_t wg = cg_rung_pow2_wg(q->r->p[P_WGX] * q->r->p[P_WGY], 256, s->max_wg);
+    p->level = L;
+    p->dims = 1;
+    p->local[0] = wg;
+    p->global[0] = round_up(s->np, wg);
+    return p;
+}
+
+/* Per level, coarsest first: the solve, reading the coarser level's flow as its guess; sparse, over the
+ * points (their list, count and the level follow the dense arguments). */
 static cg_status solve_steps(of_rung *q, const of_state *s, const plan *pl, cl_program prog)
 {
     cg_status st = CG_OK;
@@ -182,7 +196,8 @@ static cg_status solve_steps(of_rung *q, const of_state *s, const plan *pl, cl_p
         cl_int coff = L + 1 < s->levels ? (cl_int)s->off[L + 1] : -1;
         cl_int cw = L + 1 < s->levels ? (cl_int)s->lw[L + 1] : 1,
                ch = L + 1 < s->levels ? (cl_int)s->lh[L + 1] : 1;
-        step *p = add2d(q, s, L);
+        cl_int np = (cl_int)s->np, lvl = L;
+        step *p = s->np ? add_points(q, s, L) : add2d(q, s, L);
         CG_TRY_OBJ(p->k, clCreateKernel(prog, q->r->kernel, CG_ERRP));
         cl_uint a = 0;
         if (pl->grad == GRAD_F4) {
@@ -202,6 +217,10 @@ static cg_status solve_steps(of_rung *q, const of_state *s, const plan *pl, cl_p
         CG_TRY(clSetKernelArg(p->k, a++, sizeof(cl_mem), &s->status));
         for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
             CG_TRY(clSetKernelArg(p->k, a++, sizeof(cl_int), &tail[i]));
+        if (!s->np) continue;
+        CG_TRY(clSetKernelArg(p->k, a++, sizeof(cl_mem), &s->pts_buf));
+        CG_TRY(clSetKernelArg(p->k, a++, sizeof(cl_int), &np));
+        CG_TRY(clSetKernelArg(p->k, a++, sizeof(cl_int), &lvl));
     }
 out:
     return st;

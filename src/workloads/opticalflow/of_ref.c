@@ -3,7 +3,9 @@
  * At the finest level it also records what the check needs to bound a float device's error at each pixel: the
  * smallest eigenvalue of G, the last step's length, and bounds on the error of b = sum (I - J) grad I that
  * float sampling and sums (and a texture unit's 8-bit interpolation weights) can cause; the derivation is in
- * docs/workloads/opticalflow.md. */
+ * docs/workloads/opticalflow.md. Sparse, the pyramid, derivatives and G are still whole levels, but only the
+ * points' pixels and their ancestors (pixel (x >> L, y >> L) of level L) are solved: the same flow there as
+ * dense. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,7 +28,8 @@
 typedef struct level {
     size_t w, h;
     double *i, *j, *ix, *iy, *gxx, *gxy, *gyy, *fx, *fy;
-    uint8_t *amb; /* AMB_* bits: where the guess (or, for image rungs, the texture's solution) may differ */
+    uint8_t *amb;  /* AMB_* bits: where the guess (or, for image rungs, the texture's solution) may differ */
+    uint8_t *need; /* sparse: 1 where a point (or a descendant) is solved; NULL: every pixel (dense) */
 } level;
 
 typedef struct ref_job {
@@ -194,6 +197,7 @@ static void *solve_rows(void *arg)
         for (size_t x = 0; x < l->w; x++) {
             double gx = 0, gy = 0, d[2];
             size_t k = y * l->w + x;
+            if (l->need && !l->need[k]) continue;
             if (c) {
                 size_t ck = (y >> 1 < c->h ? y >> 1 : c->h - 1) * c->w + (x >> 1 < c->w ? x >> 1 : c->w - 1);
                 gx = 2 * c->fx[ck];
@@ -238,6 +242,7 @@ static void free_levels(level *lv, int n)
         for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
             free(a[k]);
         free(lv[L].amb);
+        free(lv[L].need);
     }
 }
 
@@ -254,6 +259,17 @@ static bool alloc_level(level *l, size_t w, size_t h)
     return ok && l->amb;
 }
 
+/* Sparse: marks the pixels to solve, each point's pixel at every level; false when out of memory. */
+static bool mark_points(const of_state *s, level *lv)
+{
+    for (int L = 0; L < s->levels; L++)
+        if (!(lv[L].need = calloc(lv[L].w * lv[L].h, 1))) return false;
+    for (size_t i = 0; i < s->np; i++)
+        for (int L = 0; L < s->levels; L++)
+            lv[L].need[(size_t)(s->pts[2 * i + 1] >> L) * lv[L].w + (size_t)(s->pts[2 * i] >> L)] = 1;
+    return true;
+}
+
 cg_status of_reference(of_state *s)
 {
     level lv[OF_MAX_LEVELS];
@@ -262,6 +278,7 @@ cg_status of_reference(of_state *s)
     bool ok = tmp != NULL;
     for (int L = 0; L < s->levels && ok; L++)
         ok = alloc_level(&lv[L], s->lw[L], s->lh[L]);
+    if (ok && s->np) ok = mark_points(s, lv);
     if (!ok) {
         CG_ERROR("opticalflow: out of host memory for the reference of a %zux%zu pair", s->w, s->h);
         free(tmp);

@@ -118,13 +118,13 @@ double of_mean_epe(const of_state *s, const float *flow, const uint8_t *status, 
 {
     double sum = 0;
     size_t c = 0;
-    for (size_t y = margin; y + margin < s->h; y++)
-        for (size_t x = margin; x + margin < s->w; x++) {
-            size_t k = y * s->w + x;
-            if (status[k] != OF_TRACKED) continue;
-            sum += hypot(flow[2 * k] - s->truth[2 * k], flow[2 * k + 1] - s->truth[2 * k + 1]);
-            c++;
-        }
+    for (size_t i = 0; i < of_npoints(s); i++) {
+        size_t k = of_px(s, i), x = k % s->w, y = k / s->w;
+        if (status[i] != OF_TRACKED || x < margin || y < margin || x + margin >= s->w || y + margin >= s->h)
+            continue;
+        sum += hypot(flow[2 * i] - s->truth[2 * k], flow[2 * i + 1] - s->truth[2 * k + 1]);
+        c++;
+    }
     *count = c;
     return c ? sum / (double)c : 0;
 }

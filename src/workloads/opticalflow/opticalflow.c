@@ -1,8 +1,9 @@
-/* The opticalflow workload: dense pyramidal Lucas-Kanade flow between two 8-bit frames, the WWDC 2010 talk's
- * NVIDIA demo (docs/workloads/opticalflow.md). This file owns the options (--window, --levels,
- * --iterations), the frames (a seeded synthetic pair with a known motion, or --input a.png,b.png), the
- * pyramid's geometry, the device buffers and images (created once), the work model, the read-back for the
- * check and --output (the flow's magnitude as grey). of_launch.c owns the launches, of_check.c the check. */
+/* The opticalflow workload: pyramidal Lucas-Kanade flow between two 8-bit frames, the WWDC 2010 talk's
+ * NVIDIA demo (docs/workloads/opticalflow.md), dense or at sparse points. This file owns the options
+ * (--window, --levels, --iterations, --points, --grid-step), the frames (a seeded synthetic pair with a known
+ * motion, or --input a.png,b.png), the pyramid's geometry, the device buffers and images (created once), the
+ * work model, the read-back for the check and --output (the flow's magnitude as grey). of_launch.c owns the
+ * launches, of_check.c the check, of_points.c the point list. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +43,14 @@ static const cg_wopt wopts[] = {
      "iterations: cloth's spring relaxations per frame, 1 to 1000; opticalflow's Lucas-Kanade steps per "
      "level, 1 to 100 (default 10)",
      CG_WOPT_NUMBER, NULL, "10", 0},
+    {"points", "N",
+     "sparse: the flow at N distinct pixels at seeded random positions (--seed) only, 1 to the frame's "
+     "pixels",
+     CG_WOPT_NUMBER, NULL, NULL, 0},
+    {"grid-step", "STEP",
+     "sparse: the flow at a point every STEP px each way from (STEP/2, STEP/2) only, 1 to the frame's "
+     "shorter side",
+     CG_WOPT_NUMBER, NULL, NULL, 0},
 };
 
 /* About 88 B a pixel of the finest level: the pyramids, float4 derivatives, G and a box-sum row buffer, the
@@ -150,7 +159,7 @@ static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, of_state 
                  s->window, cw, ch, s->w, s->h, s->levels);
         return CG_E_USAGE;
     }
-    return CG_OK;
+    return of_points_pick(o, s);
 }
 
 static cg_status of_validate(const cg_ctx *ctx, const cg_run_opts *o)
@@ -205,8 +214,11 @@ static cg_status make_device_data(cg_ctx *ctx, of_state *s)
     CG_TRY_BUF(ctx, rw, t * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->grad);
     CG_TRY_BUF(ctx, rw, t * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->tens);
     CG_TRY_BUF(ctx, rw, s->n * 4 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->tmp);
-    CG_TRY_BUF(ctx, rw, t * 2 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->flow);
-    CG_TRY_BUF(ctx, rw, s->n, NULL, CG_BUF_WRITTEN, &s->status);
+    /* sparse: a float2 a point and level, a status a point; dense: a float2 a pixel of every level */
+    size_t nflow = s->np ? s->np * (size_t)s->levels : t;
+    CG_TRY_BUF(ctx, rw, nflow * 2 * sizeof(float), NULL, CG_BUF_WRITTEN, &s->flow);
+    CG_TRY_BUF(ctx, rw, of_npoints(s), NULL, CG_BUF_WRITTEN, &s->status);
+    if (s->np) CG_TRY_BUF(ctx, in, s->np * 2 * sizeof(cl_int), s->pts, CG_BUF_INPUT, &s->pts_buf);
     if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
         st = make_images(ctx, s, CL_FLOAT, s->jimg);
 out:
@@ -218,7 +230,8 @@ static void of_teardown(void *state)
     of_state *s = state;
     if (!s) return;
     of_report_summary(s);
-    cl_mem m[] = {s->in8[0], s->in8[1], s->pyr[0], s->pyr[1], s->grad, s->tens, s->tmp, s->flow, s->status};
+    cl_mem m[] = {s->in8[0], s->in8[1], s->pyr[0], s->pyr[1], s->grad,
+                  s->tens,   s->tmp,    s->flow,   s->status, s->pts_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
     for (int L = 0; L < OF_MAX_LEVELS; L++) {
@@ -231,6 +244,7 @@ static void of_teardown(void *state)
     free(s->got);
     free(s->got_st);
     free(s->saved);
+    free(s->pts);
     free(s);
 }
 
@@ -242,17 +256,23 @@ static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     if ((st = pick_problem(ctx, o, s)) != CG_OK) goto out;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
     s->ref = calloc(s->n, sizeof *s->ref);
-    s->got = malloc(2 * s->n * sizeof *s->got);
-    s->got_st = malloc(s->n);
+    s->got = malloc(2 * of_npoints(s) * sizeof *s->got);
+    s->got_st = malloc(of_npoints(s));
     s->saved = malloc(s->n);
     CG_FAIL_IF(!s->ref || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
                "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w, s->h);
     st = o->input ? read_frames(o, s) : of_synthesize(s, o->seed);
+    if (st == CG_OK) st = of_points_make(s, o->seed);
     if (st == CG_OK) st = of_reference(s);
     if (st == CG_OK) st = make_device_data(ctx, s);
+    char pts[64] = "";
+    if (s->grid)
+        snprintf(pts, sizeof pts, ", %zu points (grid step %d)", s->np, s->grid);
+    else if (s->np)
+        snprintf(pts, sizeof pts, ", %zu random points", s->np);
     if (st == CG_OK)
-        snprintf(size_desc, len, "%zux%zu px, window %d, %d levels, %d iterations", s->w, s->h, s->window,
-                 s->levels, s->iters);
+        snprintf(size_desc, len, "%zux%zu px%s, window %d, %d levels, %d iterations", s->w, s->h, pts,
+                 s->window, s->levels, s->iters);
 out:
     if (st != CG_OK) {
         of_teardown(s);
@@ -264,42 +284,58 @@ out:
 
 /* ---- model, options, check --------------------------------------------------------------------------- */
 
-/* Items: pixels of the first frame (each a point). Bytes: the two 8-bit frames read once (2 B/px), the flow
- * written once as two floats (8 B/px) and the status byte (1 B/px). FLOPs: per window pixel and iteration a
- * bilinear sample (6: three lerps), the difference (1) and b's two MADs (4), per window pixel G's three
- * products and sums (6), over every level (about 4/3 of the finest level's pixels). */
+/* Items: pixels of the first frame (each a point), or the sparse points. Bytes: the two 8-bit frames read
+ * once (2 B/px), the flow written once as two floats (8 B a point) and the status byte (1 B a point), sparse
+ * also the point list read (8 B a point). FLOPs: per window pixel and iteration a bilinear sample (6: three
+ * lerps), the difference (1) and b's two MADs (4), per window pixel G's three products and sums (6), over
+ * every level's points (dense: about 4/3 of the finest level's pixels; sparse: levels per point). */
 static void of_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const of_state *s = state;
     (void)r;
-    double nwin = (double)s->window * s->window;
+    double nwin = (double)s->window * s->window, per = nwin * (11.0 * s->iters + 6.0);
     m->bytes = (double)s->n * 11.0;
-    m->flops = (double)s->total * nwin * (11.0 * s->iters + 6.0);
+    m->flops = (double)s->total * per;
     m->items = (double)s->n;
     m->item_unit = "px";
     m->bytes_note = "R+W: two 1 B/px frames read + 8 B/px flow and 1 B/px status written";
     m->ceiling = CG_CEIL_COPY;
+    if (!s->np) return;
+    m->bytes = (double)s->n * 2.0 + (double)s->np * 17.0;
+    m->flops = (double)s->np * s->levels * per;
+    m->items = (double)s->np;
+    m->item_unit = "pt";
+    m->bytes_note = "R+W: two 1 B/px frames + 8 B/pt positions read, 8 B/pt flow and 1 B/pt status written";
 }
 
 static void of_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const of_state *s = state;
-    snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DTX=%d -DTY=%d", s->window / 2, s->iters,
-             OF_MIN_EIG, r->p[P_WGX], r->p[P_WGY]);
+    snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DTX=%d -DTY=%d%s", s->window / 2, s->iters,
+             OF_MIN_EIG, r->p[P_WGX], r->p[P_WGY], s->np ? " -DSPARSE=1" : "");
 }
 
-/* local-tile's tile grows with --window (the row gives the least, for --window 3). */
+/* local-tile's tile grows with --window (the row gives the least, for --window 3); sparse, it does not run.
+ */
 static size_t of_local_need(const void *state, const cg_rung *r)
 {
     const of_state *s = state;
-    return r->p[P_PLAN] == PLAN_LOCAL ? OF_LOCAL_BYTES(r->p[P_WGX], r->p[P_WGY], s->window / 2) : 0;
+    return r->p[P_PLAN] == PLAN_LOCAL && !s->np ? OF_LOCAL_BYTES(r->p[P_WGX], r->p[P_WGY], s->window / 2) : 0;
 }
 
-/* local-tile's kernel requires its exact work-group. */
+/* local-tile's kernel requires its exact work-group, and neighbouring pixels to share its tile: sparse points
+ * have none (docs/workloads/opticalflow.md, "Sparse points"). */
 static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const of_state *s = state;
     size_t wg = (size_t)r->p[P_WGX] * (size_t)r->p[P_WGY];
+    if (r->p[P_PLAN] == PLAN_LOCAL && s->np) {
+        snprintf(why, len,
+                 "a work-group per %dx%d tile of neighbouring pixels sharing their windows in local memory; "
+                 "sparse points (--points, --grid-step) are no such tile",
+                 r->p[P_WGX], r->p[P_WGY]);
+        return true;
+    }
     if (r->p[P_PLAN] != PLAN_LOCAL || wg <= s->max_wg) return false;
     snprintf(why, len, "needs work-groups of %zu work-items, device allows %zu", wg, s->max_wg);
     return true;
@@ -309,15 +345,17 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     of_state *s = state;
-    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * s->n * sizeof(float), s->got, 0, NULL,
-                               NULL));
-    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, s->n, s->got_st, 0, NULL, NULL));
+    size_t np = of_npoints(s);
+    CG_TRY(
+        clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * np * sizeof(float), s->got, 0, NULL, NULL));
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, np, s->got_st, 0, NULL, NULL));
     of_check(s, of_rung_uses_images(rs), c);
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
-    for (size_t k = 0; k < s->n; k++) {
-        double mag = hypot(s->got[2 * k], s->got[2 * k + 1]) * 32.0;
-        s->saved[k] = (uint8_t)(mag > 255 ? 255 : mag);
+    if (s->np) memset(s->saved, 0, s->n); /* sparse: black but at the points */
+    for (size_t i = 0; i < np; i++) {
+        double mag = hypot(s->got[2 * i], s->got[2 * i + 1]) * 32.0;
+        s->saved[of_px(s, i)] = (uint8_t)(mag > 255 ? 255 : mag);
     }
     s->have_saved = true;
 out:
@@ -338,7 +376,7 @@ static cg_status of_save_output(cg_ctx *ctx, void *state, const char *path)
 const cg_workload cg_workload_opticalflow = {
     .name = "opticalflow",
     .summary =
-        "dense pyramidal Lucas-Kanade flow of two 8-bit frames: buffers, precomputed G, texture bilinear",
+        "pyramidal Lucas-Kanade flow of two 8-bit frames, dense or sparse: buffers, precomputed G, texture",
     .size_help =
         "frames WxH (640x480) or N for NxN; default a synthetic pair, 640x480 on GPUs, 160x120 elsewhere",
     .cl_file = "opticalflow.cl",

@@ -4,8 +4,8 @@
  * taps, the Scharr taps, the window (a window pixel off the level is its clamped pixel) and the bilinear
  * sample of the second frame. Build options: R (window radius: 2R+1 a side), ITERS, MIN_EIG (a point is
  * solved where the smallest eigenvalue of G / window pixels is at least this), TX and TY (local-tile's
- * work-group, the tile it keeps in local memory). Indices are int: the host
- * keeps all levels below 2^28 pixels. */
+ * work-group, the tile it keeps in local memory), SPARSE (defined: the solves run one work-item per point of
+ * a list, below). Indices are int: the host keeps all levels below 2^28 pixels. */
 
 #ifndef R
 #define R 10
@@ -163,9 +163,9 @@ float2 lk_step(float4 g, float bx, float by)
     return (float2)(g.z * bx - g.y * by, g.x * by - g.y * bx) * inv;
 }
 
-/* The level's flow, and at the finest level (fine) the status: invalid points get 0, points whose end lies
- * off the frame are lost. */
-void store(__global float2 *flow, __global uchar *status, int off, int x, int y, int w, int h, int fine,
+/* The level's flow flow[k], and at the finest level (fine) the status status[k] of pixel (x, y): invalid
+ * points get 0, points whose end lies off the frame are lost. */
+void store(__global float2 *flow, __global uchar *status, int k, int x, int y, int w, int h, int fine,
            bool valid, float2 d)
 {
     if (fine) {
@@ -177,21 +177,42 @@ void store(__global float2 *flow, __global uchar *status, int off, int x, int y,
         } else if (ex < 0.0f || ex > (float)(w - 1) || ey < 0.0f || ey > (float)(h - 1)) {
             s = OF_LOST;
         }
-        status[y * w + x] = s;
+        status[k] = s;
     }
-    flow[off + y * w + x] = d;
+    flow[k] = d;
 }
 
-#define SOLVE_ARGS                                                                                           \
+#define DENSE_ARGS                                                                                           \
     __global float2 *flow, __global uchar *status, int off, int w, int h, int coff, int cw, int ch, int fine
+
+/* The solve kernels' point: dense, work-item (x, y) is pixel (x, y) of the level, its flow at off + y w + x
+ * and status at y w + x, its guess the coarser level's pixel (x/2, y/2). Sparse, work-item pid is point pid
+ * of pts (np points of level 0), pixel (x >> lvl, y >> lvl) of level lvl; flow holds np float2 a level
+ * (level lvl at lvl np), status one a point, and the guess is the point's own flow at the coarser level: the
+ * pixel (x/2, y/2) there, so that a point's flow is the dense flow of its pixel. */
+#ifdef SPARSE
+#define SOLVE_ARGS DENSE_ARGS, __global const int2 *pts, int np, int lvl
+#define POINT()                                                                                              \
+    int pid = get_global_id(0);                                                                              \
+    if (pid >= np) return;                                                                                   \
+    int x = pts[pid].x >> lvl, y = pts[pid].y >> lvl
+#define GUESS() (coff < 0 ? (float2)(0.0f, 0.0f) : 2.0f * flow[(lvl + 1) * np + pid])
+#define STORE(valid, d) store(flow + lvl * np, status, pid, x, y, w, h, fine, valid, d)
+#else
+#define SOLVE_ARGS DENSE_ARGS
+#define POINT()                                                                                              \
+    int x = get_global_id(0), y = get_global_id(1);                                                          \
+    if (x >= w || y >= h) return
+#define GUESS()         guess(flow, coff, cw, ch, x, y)
+#define STORE(valid, d) store(flow + off, status, y * w + x, x, y, w, h, fine, valid, d)
+#endif
 
 /* buffers: derivatives recomputed from the level for every window pixel, G summed before the iterations. */
 __kernel void of_solve_naive(__global const float *pi, __global const float *pj, SOLVE_ARGS)
 {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
+    POINT();
     __global const float *I = pi + off, *J = pj + off;
-    float2 g0 = guess(flow, coff, cw, ch, x, y), v = (float2)(0.0f, 0.0f);
+    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
     float4 g = 0.0f;
     for (int j = -R; j <= R; j++)
         for (int i = -R; i <= R; i++) {
@@ -214,18 +235,17 @@ __kernel void of_solve_naive(__global const float *pi, __global const float *pj,
         }
         v += lk_step(g, bx, by);
     }
-    store(flow, status, off, x, y, w, h, fine, valid, g0 + v);
+    STORE(valid, g0 + v);
 }
 
 /* precomputed: the level's derivatives and G read from buffers. */
 __kernel void of_solve_pre(__global const float *pi, __global const float *pj, __global const float2 *dg,
                            __global const float4 *gt, SOLVE_ARGS)
 {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
+    POINT();
     __global const float *I = pi + off, *J = pj + off;
     __global const float2 *D = dg + off;
-    float2 g0 = guess(flow, coff, cw, ch, x, y), v = (float2)(0.0f, 0.0f);
+    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
     float4 g = gt[off + y * w + x];
     bool valid = solvable(g);
     for (int k = 0; valid && k < ITERS; k++) {
@@ -243,14 +263,14 @@ __kernel void of_solve_pre(__global const float *pi, __global const float *pj, _
         }
         v += lk_step(g, bx, by);
     }
-    store(flow, status, off, x, y, w, h, fine, valid, g0 + v);
+    STORE(valid, g0 + v);
 }
 
 /* local-tile: as of_solve_pre, one work-group per TX x TY tile; the tile and its window's halo (clamped)
  * of the level and its derivatives loaded into local memory once, then every iteration reads them there. */
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
 of_solve_local(__global const float *pi, __global const float *pj, __global const float2 *dg,
-               __global const float4 *gt, SOLVE_ARGS)
+               __global const float4 *gt, DENSE_ARGS)
 {
     __local float4 tile[(TY + 2 * R) * (TX + 2 * R)];
     const int tw = TX + 2 * R, lx = get_local_id(0), ly = get_local_id(1);
@@ -283,7 +303,7 @@ of_solve_local(__global const float *pi, __global const float *pj, __global cons
         }
         v += lk_step(g, bx, by);
     }
-    store(flow, status, off, x, y, w, h, fine, valid, g0 + v);
+    store(flow + off, status, y * w + x, x, y, w, h, fine, valid, g0 + v);
 }
 
 /* Texture hardware: unnormalised coordinates, clamp to edge, bilinear; pixel centres at +0.5. */
@@ -293,11 +313,10 @@ __constant sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_ED
 __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg, __global const float2 *dg,
                            __global const float4 *gt, SOLVE_ARGS)
 {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
+    POINT();
     __global const float *I = pi + off;
     __global const float2 *D = dg + off;
-    float2 g0 = guess(flow, coff, cw, ch, x, y), v = (float2)(0.0f, 0.0f);
+    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
     float4 g = gt[off + y * w + x];
     bool valid = solvable(g);
     for (int k = 0; valid && k < ITERS; k++) {
@@ -315,17 +334,16 @@ __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg,
         }
         v += lk_step(g, bx, by);
     }
-    store(flow, status, off, x, y, w, h, fine, valid, g0 + v);
+    STORE(valid, g0 + v);
 }
 
 /* best: as of_solve_img, the level and its derivatives from one float4 per window pixel. */
 __kernel void of_solve_best(__global const float4 *dp, __read_only image2d_t jimg, __global const float4 *gt,
                             SOLVE_ARGS)
 {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h) return;
+    POINT();
     __global const float4 *D = dp + off;
-    float2 g0 = guess(flow, coff, cw, ch, x, y), v = (float2)(0.0f, 0.0f);
+    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
     float4 g = gt[off + y * w + x];
     bool valid = solvable(g);
     for (int k = 0; valid && k < ITERS; k++) {
@@ -343,5 +361,5 @@ __kernel void of_solve_best(__global const float4 *dp, __read_only image2d_t jim
         }
         v += lk_step(g, bx, by);
     }
-    store(flow, status, off, x, y, w, h, fine, valid, g0 + v);
+    STORE(valid, g0 + v);
 }

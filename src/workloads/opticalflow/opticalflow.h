@@ -1,8 +1,10 @@
 /* The opticalflow workload's shared definitions: the algorithm's parameters, the pyramid's geometry, the
  * meaning of a rung's p[] and the state that opticalflow.c (options, frames, setup, read-back), of_check.c
  * (the check and the logged end-point error), of_launch.c (each rung's kernels and launches), of_ref.c (the
- * CPU reference in double) and of_synth.c (the synthetic pair with its known motion) share. The algorithm
- * (docs/workloads/opticalflow.md) is pyramidal Lucas-Kanade, dense: every pixel of every level is a point. */
+ * CPU reference in double), of_synth.c (the synthetic pair with its known motion) and of_points.c (the sparse
+ * point list) share. The algorithm (docs/workloads/opticalflow.md) is pyramidal Lucas-Kanade, dense by
+ * default (every pixel of every level is a point) or sparse (--points N, --grid-step STEP): then only the
+ * points, each at pixel (x >> L, y >> L) of level L, are solved. */
 #ifndef CG_OPTICALFLOW_H
 #define CG_OPTICALFLOW_H
 #include <stdbool.h>
@@ -48,6 +50,12 @@ typedef struct of_ref_px {
 
 typedef struct of_state {
     size_t w, h, n;
+    /* Sparse mode: np points (0: dense), pts their pixels (x, y), 2 ints a point (the device's int2 list);
+     * grid the --grid-step (0: --points or dense). The outputs (got, got_st, the flow and status buffers'
+     * level 0) are then one a point, in the list's order; dense, one a pixel. */
+    size_t np;
+    int grid;
+    int32_t *pts;
     int levels, window, iters;
     size_t lw[OF_MAX_LEVELS], lh[OF_MAX_LEVELS], off[OF_MAX_LEVELS]; /* each level's size and offset */
     size_t total;                                                    /* pixels of all levels */
@@ -55,19 +63,40 @@ typedef struct of_state {
     bool synthetic;  /* the default pair: truth[] holds the known motion */
     float *truth;    /* 2 floats per pixel, or NULL */
     of_ref_px *ref;  /* n */
-    float *got;      /* 2n: the flow read back */
-    uint8_t *got_st; /* n */
+    float *got;      /* 2 a point: the flow read back */
+    uint8_t *got_st; /* one a point */
     uint8_t *saved;  /* the last verified flow's magnitude as grey, for --output */
     bool have_saved;
     size_t compared, skipped; /* the last check: flows compared, valid flows not compared */
     const char *reported;     /* the rung of_report last logged */
     size_t max_wg;
-    cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status; /* pyr[0] the first frame's levels, [1] second */
+    /* pyr[0] the first frame's levels, [1] the second; sparse: flow np float2 a level, status np, pts_buf */
+    cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status, pts_buf;
     cl_mem jimg[OF_MAX_LEVELS]; /* the second frame's levels as CL_R float images, NULL without images */
     char summary[512];          /* of_report: "buffers 0.0619, ..." each verified rung's end-point error */
     char summary_head[160];     /* the valid/compared counts of the first rung reported */
     char summary_ref[40];       /* " (reference 0.0619)": the reference's own end-point error */
 } of_state;
+
+/* The points solved: np when sparse, else every pixel. */
+static inline size_t of_npoints(const of_state *s)
+{
+    return s->np ? s->np : s->n;
+}
+
+/* The pixel (y w + x of level 0) of point i. */
+static inline size_t of_px(const of_state *s, size_t i)
+{
+    return s->np ? (size_t)s->pts[2 * i + 1] * s->w + (size_t)s->pts[2 * i] : i;
+}
+
+/* of_points.c: reads --points and --grid-step for a w x h frame (s->w, s->h set): s->np and s->grid (both 0
+ * when neither is given: dense). CG_E_USAGE with one logged line for 0, a fraction, more points than pixels,
+ * a step larger than the frame, or both options given. */
+cg_status of_points_pick(const cg_run_opts *o, of_state *s);
+/* Fills s->pts (allocated here): the grid's points row by row from (STEP/2, STEP/2), or np distinct pixels
+ * chosen with a generator seeded from seed, in a seeded random order. CG_E_RUNTIME when out of memory. */
+cg_status of_points_make(of_state *s, uint64_t seed);
 
 /* of_launch.c */
 cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
@@ -96,8 +125,8 @@ cg_status of_reference(of_state *s);
 /* of_synth.c: the seeded synthetic pair (frame[0], frame[1]) and its known motion truth[] (2 floats a pixel):
  * a smoothed random texture, the second frame the first warped bilinearly by a smooth sub-pixel flow. */
 cg_status of_synthesize(of_state *s, uint64_t seed);
-/* Mean end-point error of the flow against truth over tracked pixels at least margin from every border;
- * *count gets how many. */
+/* Mean end-point error of the flow against truth over the tracked points (flow and status one a point, as
+ * got) at least margin from every border; *count gets how many. */
 double of_mean_epe(const of_state *s, const float *flow, const uint8_t *status, size_t margin, size_t *count);
 
 #endif
