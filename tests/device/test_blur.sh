@@ -7,11 +7,14 @@
 # a weight off by 1e-4 (random data for the separable passes, exact mode for the 2D one), a feedback
 # coefficient off by 1e-4 at sigma 32, recursive passes started from 0, an anti-causal pass started at the
 # plain steady state, and a first pass that writes nothing in a full run (its intermediate is poisoned);
+# the block rungs (Nehab et al.) at every residue of the block length and over the sigma range, and their carry
+# fix-up broken four ways (skipped, not propagated, the last block's map, the anti-causal carry's causal part);
 # --estimate prints the estimate table; the PNG round trip; and the bad inputs: --sigma 0, -1, 1e9, --sigma
 # abc, a size beyond the largest allocation, --estimate without blur.
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
-RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused"
+RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused rgV-blocks rgH-blocks recursive-blocks"
+BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -30,7 +33,10 @@ names = [r["rung"] for r in rows]
 bad = [n for n in sys.argv[3:] if n not in names]
 bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows if r["status"] != "ok"]
 bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != sys.argv[2]]
-stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "blur_transpose"]}
+stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "blur_transpose"],
+          "rgV-blocks": ["blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
+          "recursive-blocks": ["blur_rgb_rows_carry", "blur_rgb_rows_fix", "blur_rgb_rows_out",
+                               "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"]}
 bad += ["%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]])
         for r in rows if r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]]
 for b in bad:
@@ -54,8 +60,11 @@ if not sep or sep["accesses"] != 64 or sep["flops"] != 124 or sep["seed_items_pe
 t2 = est.get("seed: 4+4 taps, V+T+V+T (T14-2)")
 if not t2 or abs(t2["cm_ratio"] - 64 / 14) > 1e-9 or t2["seed_items_per_s"] != 2030e6 or t2["rung"] != "":
     bad.append("Table 14-2 row: %r" % (t2,))
-if len(est) != 10:
-    bad.append("%d estimate rows, want 10: %s" % (len(est), sorted(est)))
+blk = est.get("recursive in blocks, 2 x 3 passes")
+if not blk or blk["accesses"] != 7.5 or blk["flops"] != 64 or blk["rung"] != "recursive-blocks":
+    bad.append("block row: %r" % (blk,))
+if len(est) != 11:
+    bad.append("%d estimate rows, want 11: %s" % (len(est), sorted(est)))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
@@ -78,6 +87,23 @@ for check in random exact; do
     done
 done
 
+# 1c. The block rungs (32-pixel blocks) at every residue of the block each way: a last block of 1, 2, 31
+#     and 0 (whole blocks) pixels, a picture smaller than one block, one row, one column, one pixel; and
+#     the sigma range over several blocks each way (the carries reach furthest at sigma 32).
+for check in random exact; do
+    for case in 65x66:2 95x63:2 66x129:2 128x191:2 31x20:2 1x65:2 65x1:2 1x1:2 131x197:0.5 131x197:10 \
+        131x197:32; do
+        size=${case%%:*} sigma=${case##*:}
+        "$BIN" run "$BLOCKS" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+            >"$TESTTMP/blur_case.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out"; then
+            cat "$TESTTMP/blur_case.out"
+            fail "run $BLOCKS --size $size --sigma $sigma --check $check: exit $rc, want 0 and no FAILED row"
+        fi
+    done
+done
+
 # 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
 wrong=$TESTTMP/blur_wrong
 make_wrong blur.cl "$wrong" <<'EOF'
@@ -88,6 +114,21 @@ EOF
 for rung in sep rgV recursive-vt recursive-ht; do
     expect_wrong "wrong $rung kernel" -- \
         "$BIN" run "blur:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0
+done
+
+# 2a. The block rungs' carry fix-up: skipped (pass 3 starts every block's causal pass from zero), not
+#     propagated (each block's causal carry is its own zero-state result: wrong where a block is short next to
+#     the time constant, here the last ones, 13 and 5 pixels), the last block's map used for a full block's
+#     (a tail bug), the anti-causal carry without the causal state's part F s[k].
+for mutant in "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;" \
+    "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = z[j];" \
+    "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = mat3(M, s) + z[j];" \
+    "t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);|t = mat3(k == nb - 1 ? Ml : M, t) + a[j];"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_blk"
+    for rung in rgV-blocks rgH-blocks recursive-blocks; do
+        expect_wrong "block carry mutant '${mutant##*|}' in $rung" -- \
+            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_blk" --no-cache --size 333x517 --runs 1 --warmup 0
+    done
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
@@ -144,9 +185,9 @@ CLGAUGE_LOCAL_MEM_CAP=20000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --wa
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 20000 B" \
-        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 8 ]; then
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 11 ]; then
     cat "$TESTTMP/blur_cap.out"
-    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 8 rungs OK"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 11 rungs OK"
 fi
 CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"

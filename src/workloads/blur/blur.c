@@ -1,7 +1,8 @@
 /* The blur workload: a Gaussian blur (--sigma, default 5: 31 taps) of a float picture with clamp-to-edge
  * borders, the Apple OpenCL guide's worked example as a ladder: the direct 2D convolution, the separable one
  * (plain, through local tiles, fused in one kernel) and the Young-van Vliet recursive Gaussian (rows only,
- * columns only, both, and both as column passes with two transposes). This file owns the picture (a PNG
+ * columns only, both, and both as column passes with two transposes; and cut into blocks with a carry
+ * fix-up, after Nehab et al. 2011, columns, rows and both). This file owns the picture (a PNG
  * given with --input, else seeded random bytes, as floats pixel / 255), the device buffers (created once),
  * the CPU references and their check, the rung table and each rung's launches; blur_ref.c does the host
  * arithmetic and blur_est.c the speed estimate. Nothing here looks at rung names: p[] says the algorithm. */
@@ -24,7 +25,7 @@
 /* clang-format off */
 static const cg_rung rungs[] = {
     /* name, why (one line, shown in every report), kernel, options, needs, local bytes,
-       {P_ALGO, P_WGX, P_WGY, P_PY} */
+       {P_ALGO, P_WGX, P_WGY, P_PY, P_BLK} */
     {"conv2d", "direct 2D convolution: (2R+1)^2 clamped taps and MADs per pixel (961 at sigma 5)",
      "blur_conv2d", NULL, 0, 0, {A_CONV2D, 16, 16, 1}},
     {"sep", "separable: a row pass then a column pass, 2R+1 taps each: 62 MADs instead of 961",
@@ -42,7 +43,13 @@ static const cg_rung rungs[] = {
     {"recursive-ht", "rgH, transpose, rgH, transpose: only row passes, for devices where rows are fast",
      "blur_rg_rows", NULL, 0, 32 * 33 * 4, {A_RG_HT, 64, 1, 1}},
     {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
-     "blur_fused", NULL, 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
+     "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
+    {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
+     "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
+    {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
+     "blur_rgb_rows_carry", NULL, 0, 0, {A_RGB_H, 64, 1, 1, BLUR_BLK}},
+    {"recursive-blocks", "recursive, both ways, 32-px blocks; rows as rgH, no transposes (H100: rgH 3x rgV)",
+     "blur_rgb_rows_carry", NULL, 0, 0, {A_RGB, 64, 1, 1, BLUR_BLK}},
 };
 /* clang-format on */
 
@@ -51,9 +58,12 @@ static const cg_rung rungs[] = {
 static const struct {
     int exact, truth;
 } algo_refs[] = {
-    [A_CONV2D] = {REF_CONV, -1},        [A_SEP] = {REF_CONV, -1},           [A_SEP_LOCAL] = {REF_CONV, -1},
-    [A_RG_H] = {REF_RG_H, REF_GAUSS_H}, [A_RG_V] = {REF_RG_V, REF_GAUSS_V}, [A_RG] = {REF_RG, REF_GAUSS},
-    [A_RG_VT] = {REF_RG, REF_GAUSS},    [A_RG_HT] = {REF_RG, REF_GAUSS},    [A_FUSED] = {REF_CONV, -1},
+    [A_CONV2D] = {REF_CONV, -1},         [A_SEP] = {REF_CONV, -1},
+    [A_SEP_LOCAL] = {REF_CONV, -1},      [A_RG_H] = {REF_RG_H, REF_GAUSS_H},
+    [A_RG_V] = {REF_RG_V, REF_GAUSS_V},  [A_RG] = {REF_RG, REF_GAUSS},
+    [A_RG_VT] = {REF_RG, REF_GAUSS},     [A_RG_HT] = {REF_RG, REF_GAUSS},
+    [A_FUSED] = {REF_CONV, -1},          [A_RGB_V] = {REF_RG_V, REF_GAUSS_V},
+    [A_RGB_H] = {REF_RG_H, REF_GAUSS_H}, [A_RGB] = {REF_RG, REF_GAUSS},
 };
 
 /* ---- setup ------------------------------------------------------------------------------------------ */
@@ -115,7 +125,7 @@ static void blur_teardown(void *state)
 {
     blur_state *s = state;
     if (!s) return;
-    cl_mem m[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf, s->g_buf, s->g2_buf};
+    cl_mem m[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf, s->g_buf, s->g2_buf, s->carry_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
     if (s->ref[REF_CONV] == s->ref[REF_GAUSS]) s->ref[REF_CONV] = NULL;
@@ -144,6 +154,21 @@ static void recursive_bounds(blur_state *s)
     CG_INFO("blur: recursive rungs' error bound against the double reference (sigma %g): %.3g rows, %.3g "
             "columns, %.3g both ways (largest input %g)",
             s->sigma, s->bound_rows, s->bound_cols, s->bound_both, s->range);
+}
+
+/* The block rungs' bounds for blocks of blk (blur_bound_blk.c), computed at their first check: rows only,
+ * columns only, and rows then columns (the order of recursive-blocks). */
+static void block_bounds(blur_state *s, int blk)
+{
+    double sup, tail;
+    if (s->bound_blk == blk) return;
+    s->bound_blk = blk;
+    s->bound_rows_blk = blur_yvv_block_bound(s->c, s->m, s->w, (size_t)blk, s->range, 0.0, &sup);
+    s->bound_cols_blk = blur_yvv_block_bound(s->c, s->m, s->h, (size_t)blk, s->range, 0.0, &tail);
+    s->bound_both_blk = blur_yvv_block_bound(s->c, s->m, s->h, (size_t)blk, sup, s->bound_rows_blk, &tail);
+    CG_INFO(
+        "blur: block rungs' error bound (blocks of %d, sigma %g): %.3g rows, %.3g columns, %.3g both ways",
+        blk, s->sigma, s->bound_rows_blk, s->bound_cols_blk, s->bound_both_blk);
 }
 
 static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
@@ -188,6 +213,17 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
     return blur_make_refs(s);
 }
 
+/* The block rungs' carries: 6 floats per line and block, for the shortest block of the table, either way. */
+static size_t carry_bytes(const blur_state *s)
+{
+    size_t blk = 0;
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++)
+        if (rungs[i].p[P_BLK] > 0 && (blk == 0 || (size_t)rungs[i].p[P_BLK] < blk))
+            blk = (size_t)rungs[i].p[P_BLK];
+    size_t cols = s->w * ((s->h + blk - 1) / blk), rows = s->h * ((s->w + blk - 1) / blk);
+    return 6 * (cols > rows ? cols : rows) * sizeof(float);
+}
+
 static cg_status make_device_data(cg_ctx *ctx, blur_state *s)
 {
     cg_status st = CG_OK;
@@ -199,6 +235,7 @@ static cg_status make_device_data(cg_ctx *ctx, blur_state *s)
     CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, nf, NULL, CG_BUF_WRITTEN, &s->tmp2_buf);
     CG_TRY_BUF(ctx, ro, t * sizeof(float), s->g, CG_BUF_INPUT, &s->g_buf);
     CG_TRY_BUF(ctx, ro, t * t * sizeof(float), s->g2, CG_BUF_INPUT, &s->g2_buf);
+    CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, carry_bytes(s), NULL, CG_BUF_WRITTEN, &s->carry_buf);
 out:
     return st;
 }
@@ -239,10 +276,11 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const blur_state *s = state;
     double t = 2.0 * s->r + 1.0, px = (double)s->n;
-    static const double rec[] = {[A_RG_H] = 14, [A_RG_V] = 14, [A_RG] = 28, [A_RG_VT] = 28, [A_RG_HT] = 28};
+    static const double rec[] = {[A_RG_H] = 14,  [A_RG_V] = 14,  [A_RG] = 28,    [A_RG_VT] = 28,
+                                 [A_RG_HT] = 28, [A_RGB_V] = 14, [A_RGB_H] = 14, [A_RGB] = 28};
     int a = r->p[P_ALGO];
     double f = a == A_CONV2D ? 2 * t * t : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED) ? 4 * t : rec[a];
-    bool half = a == A_RG_H || a == A_RG_V;
+    bool half = a == A_RG_H || a == A_RG_V || a == A_RGB_H || a == A_RGB_V;
     m->bytes = px * 8.0;
     m->flops = px * f;
     m->items = px;
@@ -255,7 +293,10 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
 static void blur_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const blur_state *s = state;
-    snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
+    int n =
+        snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
+    if (r->p[P_BLK] > 0 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
 }
 
 /* NaN in every output pixel: it never passes a check. */
@@ -276,14 +317,20 @@ static uint8_t to_grey(float v)
  * the convolutions Higham's gamma_k times |output| (inputs and weights are never negative, so |output| is the
  * sum of |terms|) with k = 2T+1 for two passes of T taps, T^2+2 for the 2D rung (whose weights float(g[j]
  * g[i]) add one rounding), the +1 for rounding the reference to float; zero under --check exact. The
- * recursive rungs get blur_bound.c's bound. A recursive rung must also be within BLUR_TOL_TRUTH x (largest
- * input) of the sampled Gaussian it approximates at every pixel, borders included. */
+ * recursive rungs get blur_bound.c's bound, the block ones blur_bound_blk.c's. A recursive rung must also be
+ * within BLUR_TOL_TRUTH x (largest input) of the sampled Gaussian it approximates at every pixel, borders
+ * included. */
 static void check_rung(const blur_state *s, int a, cg_check *c)
 {
     double t = 2.0 * s->r + 1.0;
     const float *want = s->ref[algo_refs[a].exact];
     if (algo_refs[a].truth >= 0) {
-        double b = a == A_RG_H ? s->bound_rows : a == A_RG_V ? s->bound_cols : s->bound_both;
+        double b = a == A_RG_H    ? s->bound_rows
+                   : a == A_RG_V  ? s->bound_cols
+                   : a == A_RGB_H ? s->bound_rows_blk
+                   : a == A_RGB_V ? s->bound_cols_blk
+                   : a == A_RGB   ? s->bound_both_blk
+                                  : s->bound_both;
         cg_check_bound(c, s->got, want, NULL, s->n, CG_FLOAT_U, b);
     } else if (s->exact)
         cg_check_bound(c, s->got, want, NULL, s->n, 0.0, 0.0);
@@ -297,6 +344,7 @@ static cg_status blur_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     blur_state *s = state;
     int a = blur_rung_algo(rs);
     int truth = algo_refs[a].truth;
+    if (blur_rung_blk(rs) > 0) block_bounds(s, blur_rung_blk(rs));
     CG_TRY(
         clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, s->n * sizeof(float), s->got, 0, NULL, NULL));
     check_rung(s, a, c);

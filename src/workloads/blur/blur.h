@@ -18,6 +18,9 @@
  * dyadic (blur_exact_weights), so that every convolution sum is exact in float. */
 #define BLUR_EXACT_MAX 15
 #define BLUR_INTERIOR  3 /* the setup log also gives the error beyond 3 radii of the borders */
+/* The block rungs' block length (their P_BLK, built in as -DBLK): 32 was the fastest on PoCL of 16 to 128
+ * (docs/workloads/blur.md) and keeps a work-item's block in 32 private floats on a GPU. */
+#define BLUR_BLK 32
 
 /* Local bytes of the tiled kernels for a WX x WY group (PY rows each) at radius r; the rung table gives them
  * for r = 15 (sigma 5) and prepare re-checks them for the radius of --sigma. */
@@ -25,8 +28,23 @@
 #define LOCAL_FUSED(wx, wy, py, r)                                                                           \
     ((size_t)((wy) * (py) + 2 * (r)) * ((((wx) + 2 * (r)) | 1) + (wx) + 1) * sizeof(float))
 
-enum { P_ALGO, P_WGX, P_WGY, P_PY }; /* cg_rung.p[]: algorithm, work-group shape, rows per work-item */
-enum { A_CONV2D, A_SEP, A_SEP_LOCAL, A_RG_H, A_RG_V, A_RG, A_RG_VT, A_RG_HT, A_FUSED, A_COUNT };
+/* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK) */
+enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
+enum {
+    A_CONV2D,
+    A_SEP,
+    A_SEP_LOCAL,
+    A_RG_H,
+    A_RG_V,
+    A_RG,
+    A_RG_VT,
+    A_RG_HT,
+    A_FUSED,
+    A_RGB_V, /* the recursive filter cut into blocks (Nehab et al. 2011): columns only, rows only, both */
+    A_RGB_H,
+    A_RGB,
+    A_COUNT
+};
 /* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise,
  * and the separable convolution with the kernels' weights g (REF_CONV: the same array as REF_GAUSS unless
  * --check exact replaced the weights). */
@@ -43,12 +61,15 @@ typedef struct blur_state {
     float c[4];    /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
     float m[9];    /* the anti-causal pass's start at the far border (blur_yvv_boundary) */
     double bound_rows, bound_cols, bound_both; /* the recursive rungs' error bounds (blur_bound.c) */
-    uint8_t *in8;                              /* the picture as bytes (PNG or seeded) */
+    int bound_blk; /* the block length the next three are for (0: none yet; blur_verify computes them) */
+    double bound_rows_blk, bound_cols_blk, bound_both_blk; /* the block rungs' (blur_bound_blk.c) */
+    uint8_t *in8;                                          /* the picture as bytes (PNG or seeded) */
     float *in, *got;
     float *ref[REF_COUNT];
     uint8_t *saved; /* the last verified output as grey, for --output */
     bool have_saved;
     cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
+    cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur.cl) */
 } blur_state;
 
 /* blur_ref.c: fills s->ref[] from s->in and logs the recursive filter's error against the Gaussian. */
@@ -62,6 +83,8 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);
 int blur_rung_algo(const void *rs);
+/* The block length of a block rung (P_BLK), 0 for the others. */
+int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */
 size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max);
 

@@ -75,8 +75,7 @@ static int line_norms(size_t n, const double c[4], const double m[9], double nor
     return ok;
 }
 
-/* Sum of |h| for the feedback's impulse response h (h0 = 1, h_k = c1 h_{k-1} + c2 h_{k-2} + c3 h_{k-3}). */
-static double feedback_l1(const double c[4])
+double blur_yvv_feedback_l1(const double c[4])
 {
     double h1 = 0.0, h2 = 0.0, h3 = 0.0, v = 1.0, sum = 1.0;
     for (int k = 1; k < 10000000; k++) {
@@ -103,7 +102,7 @@ double blur_yvv_bound(const float cf[4], const float mf[9], size_t n, double x, 
         *out_sup = INFINITY;
         return INFINITY; /* out of memory: no bound, every element fails loudly rather than passing */
     }
-    double g4 = cg_gamma(4), a = fabs(c[1]) + fabs(c[2]) + fabs(c[3]), h1 = feedback_l1(c);
+    double g4 = cg_gamma(4), a = fabs(c[1]) + fabs(c[2]) + fabs(c[3]), h1 = blur_yvv_feedback_l1(c);
     double causal = fabs(c[0]) * h1 * x;                     /* sup of the causal pass's output */
     double both = norm[IMP_INPUT] * x;                       /* sup of the line's output */
     double dc = g4 * (fabs(c[0]) * x + a * causal);          /* one causal step's rounding */

@@ -24,6 +24,10 @@ size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max)
         {"recursive, columns only", 4, 8, "rgV", 0},
         {"recursive, 4 passes", 8, 16, "recursive", 0},
         {"recursive + 2 transposes", 12, 16, "recursive-vt,recursive-ht", 0},
+        /* cut into blocks of BLUR_BLK (Nehab et al.): per direction the input read twice, the output written
+         * once, 24 / BLUR_BLK floats of carries; both passes run twice (once from zero, once for the output)
+         */
+        {"recursive in blocks, 2 x 3 passes", 2 * (3 + 24.0 / BLUR_BLK), 32, "recursive-blocks", 0},
         {"seed: recursive 4+4 taps (T14-1)", 10, 32, "", s5 ? 2840 : 0},
         {"seed: 4+4 taps, V+T+V+T (T14-2)", 14, 32, "", s5 ? 2030 : 0},
     };

@@ -1,14 +1,17 @@
-/* The launches of each blur rung, as data: an algorithm is a plan of up to four steps (kernel, source and
+/* The launches of each blur rung, as data: an algorithm is a plan of up to six steps (kernel, source and
  * destination buffer, whether the picture is transposed at that step, the launch shape, the extra argument);
  * prepare turns the rung's plan into kernels with their arguments set, enqueue replays them. */
 #include <stdlib.h>
 #include "core/clerr.h"
 #include "core/log.h"
 #include "workloads/blur/blur.h"
+#include "workloads/blur/blur_ref.h"
 
 enum { B_IN, B_OUT, B_TMP, B_TMP2 };
-typedef enum { S_PIXEL, S_FUSED, S_LINE_H, S_LINE_W, S_TRANSPOSE } shape;
-typedef enum { X_NONE, X_G, X_G2, X_C } extra_arg;
+/* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block) */
+typedef enum { S_PIXEL, S_FUSED, S_LINE_H, S_LINE_W, S_TRANSPOSE, S_BLOCKS_H, S_BLOCKS_W } shape;
+/* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels */
+typedef enum { X_NONE, X_G, X_G2, X_C, X_BLK_ROWS, X_BLK_COLS } extra_arg;
 
 typedef struct step {
     const char *kernel;
@@ -18,7 +21,7 @@ typedef struct step {
     extra_arg extra;
 } step;
 
-#define MAX_STEPS 4
+#define MAX_STEPS 6
 /* clang-format off */
 static const step plans[A_COUNT][MAX_STEPS] = {
     [A_CONV2D] = {{"blur_conv2d", B_IN, B_OUT, 0, S_PIXEL, X_G2}},
@@ -37,6 +40,18 @@ static const step plans[A_COUNT][MAX_STEPS] = {
                  {"blur_rg_rows", B_TMP2, B_TMP, 1, S_LINE_H, X_C},
                  {"blur_transpose", B_TMP, B_OUT, 1, S_TRANSPOSE, X_NONE}},
     [A_FUSED] = {{"blur_fused", B_IN, B_OUT, 0, S_FUSED, X_G}},
+    [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
+                 {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
+                 {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
+    [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS},
+                 {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS},
+                 {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS}},
+    [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS},
+               {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS},
+               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS},
+               {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
+               {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS},
+               {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
 };
 /* clang-format on */
 
@@ -48,7 +63,7 @@ typedef struct launch {
 } launch;
 
 typedef struct blur_rung {
-    int algo;
+    int algo, blk;
     size_t n;
     launch l[MAX_STEPS];
 } blur_rung;
@@ -56,6 +71,11 @@ typedef struct blur_rung {
 int blur_rung_algo(const void *rs)
 {
     return ((const blur_rung *)rs)->algo;
+}
+
+int blur_rung_blk(const void *rs)
+{
+    return ((const blur_rung *)rs)->blk;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -77,6 +97,12 @@ static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch 
         l->local[1] = 8;
         l->global[0] = round_up(w, 32);
         l->global[1] = (h + 31) / 32 * 8;
+    } else if (sh == S_BLOCKS_H || sh == S_BLOCKS_W) {
+        size_t blk = (size_t)r->p[P_BLK], lines = sh == S_BLOCKS_H ? h : w, len = sh == S_BLOCKS_H ? w : h;
+        l->local[0] = wx;
+        l->local[1] = 1;
+        l->global[0] = round_up(lines, wx);
+        l->global[1] = (len + blk - 1) / blk;
     } else {
         l->dims = 1;
         l->local[0] = wx;
@@ -84,7 +110,35 @@ static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch 
     }
 }
 
-static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const cl_mem *bufs)
+/* The block rungs' arguments 6 to 10: the carries, then M and F (blur_yvv_block_maps) of a full block and
+ * of the last one, for lines of n pixels cut into blocks of blk. */
+static cg_status set_block_maps(cl_kernel k, const blur_state *s, size_t n, size_t blk)
+{
+    cg_status st = CG_OK;
+    double mf[2][9], ff[2][9];
+    cl_float16 a[4] = {{{0}}};
+    blur_yvv_block_maps(s->c, (int)blk, mf[0], ff[0]);
+    blur_yvv_block_maps(s->c, (int)(n - (n - 1) / blk * blk), mf[1], ff[1]);
+    for (int i = 0; i < 9; i++) {
+        a[0].s[i] = (float)mf[0][i];
+        a[1].s[i] = (float)mf[1][i];
+        a[2].s[i] = (float)ff[0][i];
+        a[3].s[i] = (float)ff[1][i];
+    }
+    for (int j = 0; j < 3; j++) { /* the row sums, in s9..sb */
+        a[0].s[9 + j] = (float)(mf[0][3 * j] + mf[0][3 * j + 1] + mf[0][3 * j + 2]);
+        a[1].s[9 + j] = (float)(mf[1][3 * j] + mf[1][3 * j + 1] + mf[1][3 * j + 2]);
+        a[2].s[9 + j] = (float)(ff[0][3 * j] + ff[0][3 * j + 1] + ff[0][3 * j + 2]);
+        a[3].s[9 + j] = (float)(ff[1][3 * j] + ff[1][3 * j + 1] + ff[1][3 * j + 2]);
+    }
+    CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &s->carry_buf));
+    for (cl_uint i = 0; i < 4; i++)
+        CG_TRY(clSetKernelArg(k, 7 + i, sizeof a[i], &a[i]));
+out:
+    return st;
+}
+
+static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const cl_mem *bufs, size_t blk)
 {
     cg_status st = CG_OK;
     cl_int w = (cl_int)(p->swap ? s->h : s->w), h = (cl_int)(p->swap ? s->w : s->h);
@@ -98,10 +152,12 @@ static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const
     CG_TRY(clSetKernelArg(k, 3, sizeof h, &h));
     if (p->extra == X_G || p->extra == X_G2)
         CG_TRY(clSetKernelArg(k, 4, sizeof(cl_mem), p->extra == X_G ? &s->g_buf : &s->g2_buf));
-    else if (p->extra == X_C) {
+    else if (p->extra != X_NONE) {
         CG_TRY(clSetKernelArg(k, 4, sizeof c, &c));
         CG_TRY(clSetKernelArg(k, 5, sizeof m, &m));
     }
+    if (p->extra == X_BLK_ROWS || p->extra == X_BLK_COLS)
+        st = set_block_maps(k, s, p->extra == X_BLK_ROWS ? (size_t)w : (size_t)h, blk);
 out:
     return st;
 }
@@ -134,12 +190,13 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     CG_FAIL_IF(!q, CG_E_RUNTIME, "blur: out of host memory");
     q->algo =
         r->p[P_ALGO]; /* a rung short of local memory never gets here: the runner reports it unsupported */
+    q->blk = r->p[P_BLK];
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
         shape_launch(r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
         l->stage = p->kernel;
-        if ((st = set_step(l->k, s, p, bufs)) != CG_OK) goto out;
+        if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;
     }
 out:
     if (st != CG_OK) {

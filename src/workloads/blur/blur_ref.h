@@ -38,5 +38,19 @@ void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float
  * computed in double on the host). *out_sup gets the bound on |output| (the next direction's x). INFINITY
  * when no bound can be given (out of memory). */
 double blur_yvv_bound(const float c[4], const float m[9], size_t n, double x, double ein, double *out_sup);
+/* Sum of |h| for the feedback's impulse response h (h0 = 1, h_k = c1 h_{k-1} + c2 h_{k-2} + c3 h_{k-3}),
+ * c[1..3] as in blur_yvv_coeffs: how far one error of the causal recursion can grow. */
+double blur_yvv_feedback_l1(const double c[4]);
+
+/* blur_bound_blk.c: the block rungs' carry maps for a block of L >= 1 samples (Nehab et al. 2011), in double
+ * from the float coefficients c. M (3x3, row-major) takes the recursion's state (newest value first) across
+ * L samples of zero input; F takes the causal state entering a block to the anti-causal state leaving its
+ * top, after the causal pass over the block's zero input and the anti-causal pass over that from zero. */
+void blur_yvv_block_maps(const float c[4], int L, double M[9], double F[9]);
+/* blur_yvv_bound for the block rungs (lines of n samples cut into blocks of blk): every rounding of the three
+ * passes bounded as in blur_yvv_bound (the carries' 3x3 products and the float rounding of M and F
+ * included), times how far it travels, measured by running the block algorithm itself in double. */
+double blur_yvv_block_bound(const float c[4], const float m[9], size_t n, size_t blk, double x, double ein,
+                            double *out_sup);
 
 #endif
