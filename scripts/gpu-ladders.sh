@@ -97,6 +97,22 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       --json "$out/peak-seeds.json" >"$out/peak-seeds.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt"
     ;;
+  peak-sizes) # issue 16: read, repeated read (read-rep: the L1/L2 rates) and copy against the buffer size
+    echo "\$ clgauge peak --device gpu --only sizes" >>"$out/commands.txt"
+    timeout 200 $cg peak --device gpu --only sizes --json "$out/peak-sizes.json" >"$out/peak-sizes.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
+  peak-full) # issue 16: a full peak within 3 minutes (its wall time in peak-full.time)
+    echo "\$ clgauge peak --device gpu" >>"$out/commands.txt"
+    s=$(date +%s.%N)
+    timeout 300 $cg peak --device gpu --json "$out/peak-full.json" >"$out/peak-full.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "wall %.1f s\n", b - a }' >"$out/peak-full.time" ;;
+  of-sparse) # issue 19: sparse points (a grid every 8 px, 10000 and 100000 random points), 640x480 and 1080p
+    run of-grid8 opticalflow --grid-step 8 --runs 10 && run of-pts10k opticalflow --points 10000 --runs 10 &&
+      run of-pts100k-1080p opticalflow --size 1920x1080 --points 100000 --runs 5 ;;
+  blur-blocks) # issue 21: the block-parallel recursive rungs against the rest, sigma 5 .. 32
+    for sg in 5 10 20 32; do run blur-4096-s$sg blur --size 4096x4096 --sigma $sg --runs 5; done
+    run blur-8192-s5 blur --size 8192x8192 --sigma 5 --runs 3 ;;
   peers)
     echo "\$ python3 .peers/peers.py --only scan,filter3x3,histogram,opticalflow" >>"$out/commands.txt"
     (cd "$out" && OUT=$out timeout 180 python3 "$OLDPWD/.peers/peers.py" --only scan,filter3x3,histogram,opticalflow \
