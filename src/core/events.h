@@ -17,7 +17,8 @@ typedef struct cg_events {
     const char *stage[CG_STAGES_MAX];
     double stage_s[CG_STAGES_MAX]; /* cg_events_elapsed: each stage's summed command time (end - start) */
     size_t n_stages;
-    unsigned char cur; /* the stage of the commands enqueued next */
+    unsigned char cur;            /* the stage of the commands enqueued next */
+    struct cg_launches *launches; /* NULL, or the log cg_enqueue_kernel records launches in (core/kfacts.h) */
 } cg_events;
 
 void cg_events_init(cg_events *e);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/clerr.h"
+#include "core/kfacts.h"
 #include "core/log.h"
 #include "core/program.h"
 #include "core/resample.h"
@@ -163,10 +164,12 @@ static void stage_medians(const double *stg, size_t runs, cg_stages *g)
 
 /* Warm-up and timed runs, each verified. Before each, untimed, every buffer a rung writes (outputs and
  * intermediates, core/buffers.h) is poisoned, so that the rung starts as if it ran alone. Stops at the first
- * failed check. */
+ * failed check. The last warm-up run (the first timed one without warm-up) records its kernel launches in
+ * log (the row's kernel facts: fill_facts). */
 static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void *rs, const cg_run_opts *o,
-                            double *t, cg_result *row)
+                            double *t, cg_result *row, cg_launches *log)
 {
+    int rec = o->warmup > 0 ? o->warmup - 1 : 0;
     cg_status st = CG_OK;
     cg_events ev;
     cg_events_init(&ev);
@@ -176,12 +179,14 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
     for (int k = 0; k < o->warmup + o->runs; k++, done++) {
         cg_check c;
         double sec = 0, t0 = wall_now(), t1 = t0, t2 = t0;
+        ev.launches = k == rec ? log : NULL;
         if ((st = cg_buffers_poison(ctx, (unsigned)k)) != CG_OK ||
             (w->poison && (st = w->poison(ctx, state, rs)) != CG_OK) || (t1 = wall_now(), false) ||
             (st = w->enqueue(ctx, state, rs, &ev)) != CG_OK || (st = cg_events_elapsed(&ev, &sec)) != CG_OK ||
             (t2 = wall_now(), false) || (st = w->verify(ctx, state, rs, &c)) != CG_OK)
             break;
         double t3 = wall_now();
+        if (k == rec) cg_launches_main(log, &ev);
         wall[1] += t1 - t0, wall[2] += t2 - t1, wall[3] += t3 - t2;
         if (k >= o->warmup) stage_keep(&ev, stg, (size_t)(k - o->warmup), &row->stages);
         cg_events_clear(&ev);
@@ -208,6 +213,21 @@ static cg_status timed_runs(cg_ctx *ctx, const cg_workload *w, void *state, void
     return st;
 }
 
+/* The row's kernel facts: the recorded run's kernel with the most device time, as it was launched, with its
+ * registers on NVIDIA (an untimed -cl-nv-verbose build of the same source and options). Best effort: a failed
+ * query leaves what was learnt. */
+static void fill_facts(const cg_ctx *ctx, const char *file, const char *opts, const cg_launches *log,
+                       cg_kfacts *f)
+{
+    if (log->main_k < 0) return;
+    const cg_launch *m = &log->k[log->main_k];
+    f->kernels = (unsigned)log->n;
+    if (cg_kfacts_query(ctx, m->k, m->dims, m->auto_local ? NULL : m->local, 0, f) != CG_OK) return;
+    if (!cg_kfacts_has_nv_verbose(ctx->dev)) return;
+    f->registers = cg_kfacts_registers(ctx, file, opts, f->kernel);
+    cg_kfacts_occupancy(ctx->dev, f);
+}
+
 static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const cg_rung *r,
                           const cg_run_opts *o, const cg_ceilings *ceil, cg_result *row)
 {
@@ -215,6 +235,9 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     cl_program prog = NULL;
     void *rs = NULL;
     double *t = NULL;
+    cg_launches log;
+    cg_launches_init(&log);
+    row->facts.occupancy = NAN;
     fill_model(w, state, r, row);
     if (unsupported(ctx, w, state, r, row)) {
         row->status = CG_RUNG_UNSUPPORTED;
@@ -248,13 +271,15 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         copy_str(row->reason, sizeof row->reason, "preparing the rung's kernels failed (see the log)");
         goto out;
     }
-    st = timed_runs(ctx, w, state, rs, o, t, row);
+    st = timed_runs(ctx, w, state, rs, o, t, row, &log);
+    fill_facts(ctx, w->cl_file, opts, &log, &row->facts);
     if (st == CG_OK) {
         fill_rates(row, ceil, t, (size_t)o->runs);
         row->times = (cg_times){t, (size_t)o->runs}; /* the row keeps the raw times */
         t = NULL;
     }
 out:
+    cg_launches_fini(&log);
     if (rs) w->release(rs);
     if (prog) clReleaseProgram(prog);
     free(t);
@@ -319,6 +344,7 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
         st = cg_status_merge(st, run_rung(ctx, w, state, r, o, ceil, row));
     }
     fill_speedups(rep, first_row, w->rungs[0].name);
+    if (w->summarize) w->summarize(state, rep->rows + first_row, rep->n - first_row);
     if (o->output && w->save_output) st = cg_status_merge(st, w->save_output(ctx, state, o->output));
     w->teardown(state);
     cg_buffers_clear(ctx);

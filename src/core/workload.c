@@ -3,6 +3,7 @@
 #include "core/workload.h"
 #include <string.h>
 #include "core/clerr.h"
+#include "core/kfacts.h"
 
 const cg_rung *cg_workload_rung(const cg_workload *w, const char *name)
 {
@@ -24,10 +25,17 @@ size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg)
 cg_status cg_enqueue_kernel(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *global,
                             const size_t *local)
 {
+    return cg_enqueue_kernel_at(ctx, ev, k, dims, NULL, global, local);
+}
+
+cg_status cg_enqueue_kernel_at(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *offset,
+                               const size_t *global, const size_t *local)
+{
     cg_status st = CG_OK;
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "out of host memory for an event");
-    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, e));
+    CG_TRY(clEnqueueNDRangeKernel(ctx->queue, k, dims, offset, global, local, 0, NULL, e));
+    if (ev->launches) cg_launches_note(ev->launches, k, dims, local, ev->n - 1);
 out:
     return st;
 }

@@ -171,6 +171,10 @@ typedef struct cg_workload {
      * says); an error status only when reading back failed. */
     cg_status (*verify)(cg_ctx *ctx, void *state, void *rs, cg_check *c);
     void (*release)(void *rs);
+    /* Optional: called once the ladder's rows are complete (speedups too), before teardown, with this run's
+     * rows of the workload: for a line of its own on the ladder (cloth: its timed CPU reference against the
+     * fastest rung). Logs only; the rows are not changed. */
+    void (*summarize)(void *state, const cg_result *rows, size_t n);
     /* Optional: writes --output from the last verified rung's output. */
     cg_status (*save_output)(cg_ctx *ctx, void *state, const char *path);
     /* Optional: fills at most max rows of the speed estimate for these options; returns how many. */
@@ -203,10 +207,15 @@ size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg);
 cg_status cg_poison_buffer(cg_ctx *ctx, cl_mem mem, const void *pattern, size_t pattern_size, size_t bytes);
 
 /* Enqueues kernel k over a dims-dimensional range (local NULL: the runtime picks the work-group) and records
- * its event in ev, for the runner's timing. CG_E_RUNTIME when the event list cannot grow or the enqueue
- * fails; never blocks. */
+ * its event in ev, for the runner's timing, and the launch in ev->launches when set (core/kfacts.h: the
+ * row's kernel facts; a launch made without this function has none). CG_E_RUNTIME when the event list cannot
+ * grow or the enqueue fails; never blocks. */
 cg_status cg_enqueue_kernel(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *global,
                             const size_t *local);
+/* cg_enqueue_kernel with a global work offset (NULL: none), for a rung that launches over parts of a range.
+ */
+cg_status cg_enqueue_kernel_at(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint dims, const size_t *offset,
+                               const size_t *global, const size_t *local);
 /* cg_enqueue_kernel of `groups` one-dimensional work-groups of wg work-items. */
 cg_status cg_enqueue_groups(cg_ctx *ctx, cg_events *ev, cl_kernel k, size_t groups, size_t wg);
 

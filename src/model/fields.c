@@ -62,6 +62,21 @@ const cg_field cg_row_fields[] = {
     F("warnings", CG_F_WARNINGS, warnings, "", RUN),
     F("times_s", CG_F_TIMES, times, "s", RUN),
     F("stages_s", CG_F_STAGES, stages, "s", RUN),
+    /* the kernel facts and estimated occupancy (cg_kfacts; docs/tune.md) */
+    F("kernel", CG_F_STR, facts.kernel, "", RUN),
+    F("kernels", CG_F_UINT, facts.kernels, "", RUN),
+    F("wg_local", CG_F_STR, facts.wg_local, "", RUN),
+    F("wg_size", CG_F_SIZE, facts.wg_size, "", RUN),
+    F("kernel_wg_max", CG_F_SIZE, facts.wg_max, "", RUN),
+    F("kernel_wg_multiple", CG_F_SIZE, facts.wg_multiple, "", RUN),
+    F("kernel_local_bytes", CG_F_ULL, facts.local_bytes, "B", RUN),
+    F("kernel_private_bytes", CG_F_ULL, facts.private_bytes, "B", RUN),
+    F("registers", CG_F_UINT, facts.registers, "", RUN),
+    F("occ_groups", CG_F_UINT, facts.occ_groups, "", RUN),
+    F("occ_warps", CG_F_UINT, facts.occ_warps, "", RUN),
+    F("occupancy", CG_F_DOUBLE, facts.occupancy, "1", RUN),
+    F("occ_limit", CG_F_STR, facts.occ_limit, "", RUN),
+    F("occ_model", CG_F_STR, facts.occ_model, "", RUN),
     /* the rest of a peak row: what the figure counts, its best launch, and why it is not ok */
     F("amount", CG_F_DOUBLE, amount, "", PEAK), /* bytes or operations per launch */
     F("t_min_s", CG_F_DOUBLE, t_min, "s", PEAK),

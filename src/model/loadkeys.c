@@ -64,7 +64,7 @@ typedef struct slot {
     size_t size; /* K_STR: the buffer's size */
     bool required;
 } slot;
-#define MAX_SLOTS 64
+#define MAX_SLOTS 96
 
 /* Where the object lies, for messages: "field device.name", "field t_median_s of row 2 (reduction:naive)". */
 typedef struct where {

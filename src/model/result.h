@@ -69,6 +69,26 @@ typedef struct cg_stages {
     double median_s[CG_STAGES_MAX];
 } cg_stages;
 
+/* The facts of the kernel a rung's row describes (core/kfacts.h fills them; docs/tune.md, "Kernel facts and
+ * occupancy"): the kernel that took the most device time in one untimed run of the rung, its work-group as
+ * launched, what clGetKernelWorkGroupInfo says of it, its registers per work-item where the driver tells
+ * (NVIDIA's ptxas log) and the estimated occupancy of one compute unit (core/occupancy.h). Zero, "" (and
+ * occupancy NaN) where not known: a rung that did not run, a file written before these fields. */
+typedef struct cg_kfacts {
+    char kernel[64];                               /* the kernel's name ("reduce_local") */
+    unsigned kernels;                              /* distinct kernels the rung launched */
+    char wg_local[24];                             /* local size as launched: "256", "16x16", "auto" (NULL) */
+    size_t wg_size;                                /* work-items of one launched group; 0 for "auto" */
+    size_t wg_max, wg_multiple;                    /* CL_KERNEL_WORK_GROUP_SIZE, ..._PREFERRED_..._MULTIPLE */
+    unsigned long long local_bytes, private_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE, CL_KERNEL_PRIVATE_MEM_SIZE */
+    unsigned registers;                            /* per work-item (NVIDIA ptxas); 0: not known */
+    unsigned occ_groups;                           /* resident work-groups per compute unit; 0: not known */
+    unsigned occ_warps;                            /* resident warps (SIMD groups) per compute unit; 0: n/a */
+    double occupancy;                              /* occ_warps / the most a compute unit holds; NaN: n/a */
+    char occ_limit[12]; /* what bounds occ_groups: "local", "registers", "threads", "groups" */
+    char occ_model[16]; /* the per-CU limits used: "sm_90" (NVIDIA table), "generic", "cpu" */
+} cg_kfacts;
+
 /* One row of a report. A peak row is a figure: its family ("bandwidth") is the workload, its test ("read")
  * the rung, its variant ("float4") the variant, its figure value/unit/amount, what it counts bytes_note; the
  * timing fields it carries are t_min (the best launch) and runs. Fields a kind does not carry stay zero. */
@@ -107,6 +127,7 @@ typedef struct cg_result {
     unsigned warnings; /* cg_warning bits */
     cg_times times;    /* the timed runs' seconds: times.n == runs when kept */
     cg_stages stages;  /* per-stage medians of the rung's marked stages */
+    cg_kfacts facts;   /* run: the rung's main kernel and its estimated occupancy */
     /* peak: the figure in unit ("GB/s", "GFLOP/s", "GIOP/s", "us"; 0 when not ok) and the bytes or operations
      * it counts per launch (0 for latencies) */
     double value;

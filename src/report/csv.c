@@ -12,11 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run's columns, in order: keep this list stable (scripts read columns by name, but also by position). */
+/* The run's columns, in order: keep this list stable (scripts read columns by name, but also by position);
+ * the kernel facts (docs/tune.md), from "kernel" on, came after the first seventeen so that none moved. */
 const char *const cg_csv_columns[] = {
-    "workload",   "variant",      "rung",    "status",      "runs",     "t_min_s",
-    "t_median_s", "t_max_s",      "t_cv",    "gbps",        "gflops",   "items_per_s",
-    "item_unit",  "roofline_pct", "speedup", "bound_ratio", "warnings",
+    "workload",    "variant",       "rung",
+    "status",      "runs",          "t_min_s",
+    "t_median_s",  "t_max_s",       "t_cv",
+    "gbps",        "gflops",        "items_per_s",
+    "item_unit",   "roofline_pct",  "speedup",
+    "bound_ratio", "warnings",      "kernel",
+    "wg_local",    "kernel_wg_max", "kernel_local_bytes",
+    "registers",   "occ_groups",    "occupancy",
+    "occ_limit",
 };
 const size_t cg_csv_ncolumns = sizeof cg_csv_columns / sizeof cg_csv_columns[0];
 

@@ -251,6 +251,44 @@ static void row_numbers(FILE *f, const cg_result *r)
     cell_num(f, c);
 }
 
+/* The kernel facts: name, work-group as launched / CL_KERNEL_WORK_GROUP_SIZE, local and private memory,
+ * registers (where known); "-" for a row without them (not run, or a file written before them). */
+static void row_kernel(FILE *f, const cg_result *r)
+{
+    const cg_kfacts *k = &r->facts;
+    char c[160];
+    if (!k->kernel[0]) {
+        fputs("<td>-</td>", f);
+        return;
+    }
+    fputs("<td><code>", f);
+    esc(f, k->kernel);
+    fputs("</code>", f);
+    if (k->kernels > 1) fprintf(f, " (1 of %u)", k->kernels);
+    snprintf(c, sizeof c, "wg %s of %zu, local %llu B, private %llu B", k->wg_local, k->wg_max,
+             k->local_bytes, k->private_bytes);
+    fputs("<br>", f);
+    esc(f, c);
+    if (k->registers) fprintf(f, ", %u registers", k->registers);
+    fputs("</td>", f);
+}
+
+/* The occupancy estimate: "50%, 4 wg/CU (local; sm_90)", "1 wg/CU (groups; cpu)", or "-". */
+static void row_occ(FILE *f, const cg_result *r)
+{
+    const cg_kfacts *k = &r->facts;
+    char c[96], pct[24] = "";
+    if (!k->occ_groups) {
+        fputs("<td>-</td>", f);
+        return;
+    }
+    if (isfinite(k->occupancy) && k->occupancy > 0) snprintf(pct, sizeof pct, "%.0f%%, ", 100 * k->occupancy);
+    snprintf(c, sizeof c, "%s%u wg/CU (%s; %s)", pct, k->occ_groups, k->occ_limit, k->occ_model);
+    fputs("<td>", f);
+    esc(f, c);
+    fputs("</td>", f);
+}
+
 static void row_why(FILE *f, const cg_result *r)
 {
     fputs("<td><span class=\"why\">", f);
@@ -275,7 +313,8 @@ static void write_table(FILE *f, const page *p, const cg_result *group)
     fputs("<table class=\"rungs\"><tr><th>rung</th>", f);
     if (p->nruns > 1) fputs("<th>run</th>", f);
     fputs("<th>status</th><th>median</th><th>CV</th><th>fastest .. slowest</th><th>bandwidth</th>"
-          "<th>FLOP rate</th><th>roofline</th><th>speedup</th><th>why</th></tr>\n",
+          "<th>FLOP "
+          "rate</th><th>roofline</th><th>speedup</th><th>kernel</th><th>occupancy</th><th>why</th></tr>\n",
           f);
     for (size_t j = 0; j < p->nruns; j++)
         for (size_t i = 0; i < p->runs[j]->n; i++) {
@@ -292,6 +331,8 @@ static void write_table(FILE *f, const page *p, const cg_result *group)
             }
             row_status(f, r);
             row_numbers(f, r);
+            row_kernel(f, r);
+            row_occ(f, r);
             row_why(f, r);
             fputs("</tr>\n", f);
         }

@@ -98,6 +98,29 @@ static void cell_speedup(const cg_result *row, char *buf, size_t n)
     cg_fmt3(buf + 1, n - 1, row->speedup);
 }
 
+/* Whether the row has an occupancy estimate worth a column: one from a GPU model (on a CPU every estimate is
+ * one group per core). */
+static bool occ_shown(const cg_result *row)
+{
+    return row->facts.occ_groups > 0 && strcmp(row->facts.occ_model, "cpu") != 0;
+}
+
+/* "50% (4 wg, local)": resident warps over the most, resident work-groups per compute unit and what bounds
+ * them; "4 wg (local)" where the SIMD width is not known; "-" without an estimate. */
+static void cell_occ(const cg_result *row, char *buf, size_t n)
+{
+    const cg_kfacts *f = &row->facts;
+    if (!occ_shown(row)) {
+        snprintf(buf, n, "-");
+    } else if (isfinite(f->occupancy) && f->occupancy > 0) {
+        cg_fmt_fixed(buf, n, 100 * f->occupancy, 0);
+        size_t len = strlen(buf);
+        snprintf(buf + len, n - len, "%% (%u wg, %s)", f->occ_groups, f->occ_limit);
+    } else {
+        snprintf(buf, n, "%u wg (%s)", f->occ_groups, f->occ_limit);
+    }
+}
+
 static void cell_why(const cg_result *row, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", row->why);
@@ -152,6 +175,7 @@ static const column run_columns[] = {
     {"items/s",       cell_items,     true},
     {"roofline %",    cell_roofline,  true},
     {"speedup",       cell_speedup,   true},
+    {"occupancy",     cell_occ,       false},
     {"why",           cell_why,       false},
 };
 static const column peak_columns[] = {
@@ -162,7 +186,7 @@ static const column peak_columns[] = {
     {"counts",        cell_counts,    false},
 };
 /* clang-format on */
-#define NCOL_MAX 10
+#define NCOL_MAX 11
 
 /* The columns of a kind's table. */
 typedef struct column_set {
@@ -404,9 +428,27 @@ static void print_peak_footer(FILE *f, const cg_report *r)
         r->device.name, r->device.platform, r->device.driver, r->max_time, r->quick ? ", --quick" : "");
 }
 
+/* The run's columns for r: the occupancy column only when a row has a GPU estimate (occ_shown), so that a
+ * CPU run's table stays as narrow as before. */
+static const column_set *run_set_of(const cg_report *r, column_set *set, column *buf)
+{
+    bool occ = false;
+    for (size_t i = 0; i < r->n && !occ; i++)
+        occ = occ_shown(&r->rows[i]);
+    *set = run_set;
+    if (occ) return set;
+    set->n = 0;
+    for (size_t c = 0; c < run_set.n; c++)
+        if (run_set.col[c].cell != cell_occ) buf[set->n++] = run_set.col[c];
+    set->col = buf;
+    return set;
+}
+
 void cg_report_text_fit(const cg_report *r, FILE *f, int cols)
 {
     bool narrow = false, failed = false, warned = false;
+    column_set set;
+    column cols_buf[NCOL_MAX];
     if (r->kind == CG_KIND_PEAK) {
         print_table(f, r, &peak_set, cols);
         print_peak_footer(f, r);
@@ -415,7 +457,7 @@ void cg_report_text_fit(const cg_report *r, FILE *f, int cols)
     if (r->n == 0)
         fprintf(f, "No results.\n");
     else
-        narrow = print_table(f, r, &run_set, cols);
+        narrow = print_table(f, r, run_set_of(r, &set, cols_buf), cols);
     for (size_t i = 0; i < r->n; i++) {
         failed = failed || r->rows[i].status != CG_RUNG_OK;
         warned = warned || r->rows[i].warnings;
