@@ -27,6 +27,10 @@ static bool takes_files(const cg_workload *w)
 {
     return w->takes_images_io || w->takes_text_io;
 }
+static bool takes_output(const cg_workload *w)
+{
+    return w->save_output != NULL;
+}
 static bool takes_length(const cg_workload *w)
 {
     return w->takes_length;
@@ -65,8 +69,8 @@ static const cg_opt_row cg_opt_rows[] = {
      "the picture (opticalflow: two, A.png,B.png); colour made grey (lcs: two files of bytes, A,B)", 0, FILE_,
      .takes = takes_files, .takers_noun = "picture workloads and lcs"},
     {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png",
-     "write the filtered picture (lcs: the --traceback subsequence's bytes)", 0, FILE_, .takes = takes_files,
-     .takers_noun = "picture workloads and lcs"},
+     "write the filtered picture (lcs: the --traceback subsequence's bytes; cloth: the final cloth drawn)", 0,
+     FILE_, .takes = takes_output, .takers_noun = "picture workloads, lcs and cloth"},
     {"check", CG_ARG_STR, O(check), C_RUN, "MODE",
      "inputs to verify on: random (default: seeded data, error-bound tolerances) or exact (small-integer "
      "patterns whose float reference is exact, compared with zero tolerance)",

@@ -68,7 +68,7 @@ expect "--mask-features names the features" 1 "images, fp64" -- "$bin" run reduc
 expect "--input without a picture workload" 1 \
     "^clgauge: error: --input applies to picture workloads and lcs \(filter3x3, blur, lcs, opticalflow\) only; add one to the run$" -- \
     "$bin" run reduction --input "$tmp/in.png"
-expect "--output without a picture workload" 1 "--output applies to picture workloads and lcs \(filter3x3, blur, lcs, opticalflow\)" -- \
+expect "--output without a picture workload" 1 "--output applies to picture workloads, lcs and cloth \(filter3x3, blur, lcs, cloth, opticalflow\)" -- \
     "$bin" run reduction:naive --output "$tmp/out.png"
 check "--output without a picture workload: one line" -- test "$(wc -l <"$last_stderr")" -eq 1
 # the workloads' own options (declared in their descriptors): refused without a workload taking them, naming it

@@ -7,7 +7,9 @@
 #     their scheme bit for bit, every rung must pass the physical checks; the JSON names every rung, its size,
 #     and springs as its items;
 #  2. deliberately broken kernels, each one plausible bug, must fail (exit 3, FAILED);
-#  3. bad input is refused before anything runs: one line, exit 1.
+#  3. bad input is refused before anything runs: one line, exit 1;
+#  4. the timed CPU-order reference's line (one per ladder);
+#  5. --output: the picture of the first cloth, its size and content, never a failed run's, refused paths.
 # Usage: bash test_cloth.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -145,5 +147,106 @@ fi
 n=$("$BIN" run cloth --grid 1x1 2>&1 | wc -l)
 [ "$n" -eq 1 ] || fail "--grid 1x1: $n lines, want one"
 expect 0 "not the cloth's size" -- "$BIN" run cloth --size 64 --grid 5x5 --steps 1 --iterations 1 --runs 1 --warmup 0
+
+# 4. The timed CPU-order reference: one line per ladder (per item of a sweep), its time and rate, against the
+#    fastest rung that passed; "no rung passed" when none did.
+cpu_re="^clgauge: cloth: CPU-order reference (Gauss-Seidel in spring order, one host thread's CPU time, the same 2 frames x 3 iterations, integration included): [0-9.e+]* [mu]*s (median of [12]) = [0-9.e+]* M particle-it/s; "
+"$BIN" run cloth:colour,cloth:best --grid 9x7,12x5 --steps 2 --iterations 3 --runs 2 --warmup 0 >"$TESTTMP/cloth_cpu.out" 2>&1 ||
+    { cat "$TESTTMP/cloth_cpu.out"; fail "CPU reference run"; }
+[ "$(grep -c "CPU-order reference" "$TESTTMP/cloth_cpu.out")" -eq 2 ] &&
+    [ "$(grep -c "${cpu_re}the fastest rung, \(colour\|best\) ([0-9.e+]* [mu]*s), is [0-9.e+]*x as fast$" "$TESTTMP/cloth_cpu.out")" -eq 2 ] ||
+    { cat "$TESTTMP/cloth_cpu.out"; fail "want one CPU-order reference line per grid of the sweep, naming the fastest rung"; }
+mut <<'EOF2'
+[("    pb.y = pb.y - dy * fb;", "    pb.y = pb.y + dy * fb;")]
+EOF2
+"$BIN" run cloth:colour --kernel-dir "$wrong" --no-cache --grid 9x7 --steps 2 --iterations 3 --runs 1 --warmup 0 \
+    >"$TESTTMP/cloth_cpu.out" 2>&1
+grep -q "${cpu_re}no rung passed to compare with$" "$TESTTMP/cloth_cpu.out" ||
+    { cat "$TESTTMP/cloth_cpu.out"; fail "a ladder with no passing rung: want the CPU line without a comparison"; }
+
+# 5. --output: the first cloth after the last verified run, 800x600 8-bit grey, drawn (not one grey level, the
+#    cloth a large part of it), the final state (a long run differs from a short one), only the first cloth
+#    (--cloths 3 draws what --cloths 1 draws), the racing rung too; deterministic rungs give the same picture
+#    twice; never replaced by a failed run or a usage error; an unwritable path refused up front with one line,
+#    exit 5; one picture per run.
+pic() { # pic NAME ARGS...: runs cloth with --output $TESTTMP/cloth_NAME.png
+    local name=$1
+    shift
+    rm -f "$TESTTMP/cloth_$name.png"
+    expect_ok "--output $name" -- run1 "$@" --output "$TESTTMP/cloth_$name.png"
+}
+pic short cloth:colour --grid 17x15 --steps 1 --iterations 3
+pic short2 cloth:colour --grid 17x15 --steps 1 --iterations 3
+pic long cloth:colour --grid 17x15 --steps 200 --iterations 3
+pic three cloth:colour --grid 17x15 --steps 200 --iterations 3 --cloths 3
+pic single cloth:single --grid 17x15 --steps 20 --iterations 3
+pic ladder cloth --grid 33x31 --steps 2 --iterations 3
+python3 - "$TESTTMP" <<'EOF2' || fail "--output PNG checks (above)"
+import struct, sys, zlib
+def grey(path):
+    d = open(path, "rb").read()
+    if d[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit("  %s is not a PNG file" % path)
+    w, h, depth, ctype, comp, filt, inter = struct.unpack(">IIBBBBB", d[16:29])
+    if (w, h, depth, ctype, inter) != (800, 600, 8, 0, 0):
+        sys.exit("  %s is %dx%d depth %d type %d, want 800x600 8-bit grey" % (path, w, h, depth, ctype))
+    idat, k = b"", 8
+    while k < len(d):
+        n, t = struct.unpack(">I4s", d[k:k + 8])
+        if t == b"IDAT":
+            idat += d[k + 8:k + 8 + n]
+        k += 12 + n
+    raw, rows, prev = zlib.decompress(idat), [], bytearray(w)
+    for y in range(h):  # undo the row filters (PNG spec 9.2)
+        f, line = raw[y * (w + 1)], bytearray(raw[y * (w + 1) + 1:(y + 1) * (w + 1)])
+        for x in range(w):
+            a, b = line[x - 1] if x else 0, prev[x]
+            c = prev[x - 1] if x else 0
+            p = a + b - c
+            pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= min(abs(p - b), abs(p - c)) else b if abs(p - b) <= abs(p - c) else c][f]
+            line[x] = (line[x] + pred) & 255
+        rows.append(bytes(line))
+        prev = line
+    return b"".join(rows)
+t = sys.argv[1] + "/cloth_%s.png"
+px = {n: grey(t % n) for n in ("short", "short2", "long", "three", "single", "ladder")}
+for n, p in px.items():
+    bg = p[0]  # the corner is background (the margin)
+    cloth = sum(v != bg for v in p)
+    if len(set(p)) < 3 or cloth < 0.2 * len(p):
+        sys.exit("  %s: %d grey levels, %d of %d pixels off the background: want the cloth drawn" % (n, len(set(p)), cloth, len(p)))
+if px["short"] != px["short2"]:
+    sys.exit("  the same deterministic run drew two different pictures")
+if px["short"] == px["long"]:
+    sys.exit("  200 frames drew the same picture as 1: not the final state")
+if px["three"] != px["long"]:
+    sys.exit("  --cloths 3 did not draw the first cloth alone")
+EOF2
+echo keep >"$TESTTMP/cloth_keep.png"
+expect 5 "^clgauge: error: cannot write $TESTTMP/cloth_keep.png: no cloth rung produced a verified state$" -- \
+    "$BIN" run cloth:colour --kernel-dir "$wrong" --no-cache --grid 9x7 --steps 2 --iterations 3 --runs 1 \
+    --warmup 0 --output "$TESTTMP/cloth_keep.png"
+[ "$(cat "$TESTTMP/cloth_keep.png")" = keep ] || fail "a run whose rungs all FAILED replaced the --output file"
+[ "$(grep -c "^clgauge: error" "$TESTTMP/test_cloth_err.out")" -eq 1 ] || fail "a failed --output: want one error line"
+expect 1 "iterations" -- "$BIN" run cloth --iterations 0 --output "$TESTTMP/cloth_keep.png"
+[ "$(cat "$TESTTMP/cloth_keep.png")" = keep ] || fail "a usage error replaced the --output file"
+expect 5 "^clgauge: error: cannot write --output file $TESTTMP/nodir/c.png: No such file or directory; choose a writable path$" -- \
+    "$BIN" run cloth --grid 9x7 --output "$TESTTMP/nodir/c.png"
+[ "$(wc -l <"$TESTTMP/test_cloth_err.out")" -eq 1 ] || fail "an unwritable --output: want one line"
+expect 5 "cannot write --output file $TESTTMP: is a directory" -- "$BIN" run cloth --grid 9x7 --output "$TESTTMP"
+if [ "$(id -u)" -ne 0 ]; then # root writes a read-only file anyway
+    chmod 444 "$TESTTMP/cloth_keep.png"
+    expect 5 "cannot write --output file .*Permission denied" -- "$BIN" run cloth --grid 9x7 --output "$TESTTMP/cloth_keep.png"
+    [ "$(cat "$TESTTMP/cloth_keep.png")" = keep ] || fail "a read-only --output file was replaced"
+    chmod 644 "$TESTTMP/cloth_keep.png"
+fi
+if [ -w /dev/full ]; then # the check passes, the late write fails: the link is kept
+    rm -f "$TESTTMP/cloth_full.png"
+    ln -s /dev/full "$TESTTMP/cloth_full.png"
+    expect 5 "cannot write" -- "$BIN" run cloth:best --grid 9x7 --steps 2 --iterations 3 --runs 1 --warmup 0 \
+        --output "$TESTTMP/cloth_full.png"
+    [ -L "$TESTTMP/cloth_full.png" ] || fail "a failed --output write removed the link to /dev/full"
+fi
+expect 1 "one picture" -- "$BIN" run cloth,blur --output "$TESTTMP/c.png"
 
 finish

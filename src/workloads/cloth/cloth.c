@@ -4,19 +4,24 @@
  * the Jacobi iterate written, so poisoned before every run), the work model, the rung table and the checks:
  * a deterministic rung must equal the host reference of its own scheme bit for bit (cloth_ref.c); every rung
  * must also pass the physical checks (finite, pinned top row unmoved, springs less stretched than before the
- * last frame's relaxation), and the non-deterministic one passes on those alone. The launches are in
- * cloth_launch.c, the kernels in cloth.cl. */
+ * last frame's relaxation), and the non-deterministic one passes on those alone. After the ladder: one line
+ * timing the CPU-order reference against the fastest rung, and --output (the state of the first cloth kept
+ * from the last verified run, drawn by cloth_draw.c). The launches are in cloth_launch.c, the kernels in
+ * cloth.cl. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
 #include "core/log.h"
+#include "core/pngio.h"
 #include "core/rng.h"
+#include "core/stats.h"
 #include "workloads/cloth/cloth.h"
 
 #define CLOTH_SPACING 0.01 /* rest distance of neighbours (m) */
 #define CLOTH_FLOPS   45.0 /* per spring relaxation, as cloth_colour counts them */
+#define CLOTH_CPU_S   2.0  /* the timed CPU reference repeats (up to --runs times) until this many seconds */
 
 /* clang-format off */
 static const cg_rung rungs[] = {
@@ -150,6 +155,7 @@ static void cloth_teardown(void *state)
     free(s->init);
     free(s->got);
     free(s->scratch);
+    free(s->shot);
     free(s);
 }
 
@@ -224,6 +230,11 @@ static cg_status cloth_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, ch
     s->total = s->n * (size_t)c.cloths;
     s->nsprings = cloth_spring_total(c.w, c.h) * (size_t)c.cloths;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->runs = o->runs;
+    if (o->output) {
+        s->shot = malloc(s->n * 4 * sizeof(float));
+        CG_FAIL_IF(!s->shot, CG_E_RUNTIME, "cloth: out of host memory for the --output picture");
+    }
     s->init = malloc(s->total * 4 * sizeof(float));
     s->got = malloc(s->total * 4 * sizeof(float));
     s->scratch = malloc(s->total * 16 * sizeof(float));
@@ -383,8 +394,100 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
         c->mismatches = c->mismatches ? c->mismatches : 1;
     }
     if (c->ok && cloth_rung_first_verify(rs)) log_convergence(s, rs, &pre, &got);
+    if (c->ok && s->shot && (sc != S_SINGLE || !s->shot_det)) { /* --output: a deterministic rung's first */
+        memcpy(s->shot, s->got, s->n * 4 * sizeof(float));
+        s->shot_taken = true;
+        s->shot_det = sc != S_SINGLE;
+        s->shot_rung = cloth_rung_name(rs);
+    }
 out:
     return st;
+}
+
+/* --output: the first cloth after the last verified run of the last deterministic rung that passed (of
+ * single, the racing one, when no deterministic rung passed), drawn by cloth_draw. */
+static cg_status cloth_save_output(cg_ctx *ctx, void *state, const char *path)
+{
+    (void)ctx;
+    const cloth_state *s = state;
+    if (!s->shot_taken) {
+        CG_ERROR("cannot write %s: no cloth rung produced a verified state", path);
+        return CG_E_IO;
+    }
+    uint8_t *pix = malloc((size_t)CLOTH_PICTURE_W * CLOTH_PICTURE_H);
+    cg_status st =
+        pix ? cloth_draw(s->shot, s->prm.w, s->prm.h, pix, CLOTH_PICTURE_W, CLOTH_PICTURE_H) : CG_E_RUNTIME;
+    if (st == CG_OK) {
+        CG_DEBUG("cloth: --output draws rung %s's first cloth", s->shot_rung);
+        st = cg_png_write_grey(path, pix, CLOTH_PICTURE_W, CLOTH_PICTURE_H);
+    } else {
+        CG_ERROR("cannot write %s: out of host memory for the picture", path);
+        st = CG_E_IO;
+    }
+    free(pix);
+    return st;
+}
+
+/* The CPU-order reference timed on this thread: run up to --runs times, until CLOTH_CPU_S seconds have passed
+ * (at least once); its median. 0 when out of memory; *stretch gets its final state's residual. */
+static double cpu_order_median(const cloth_state *s, int *runs, cloth_resid *stretch)
+{
+    double *t = malloc((size_t)s->runs * sizeof *t), sum = 0;
+    float *pos = malloc(s->total * 4 * sizeof *pos);
+    int k = 0;
+    while (t && pos && k < s->runs && (k == 0 || sum < CLOTH_CPU_S) &&
+           cloth_cpu_order_run(s, pos, &t[k]) == CG_OK)
+        sum += t[k++];
+    cg_stats st = {0};
+    if (k) cg_stats_compute(t, (size_t)k, &st);
+    if (k) *stretch = cloth_residual(&s->prm, pos, s->cloths);
+    free(t);
+    free(pos);
+    *runs = k;
+    return st.median;
+}
+
+/* sec as "1.37 ms" (s, ms or us, 3 digits). */
+static const char *fmt_time(double sec, char *buf, size_t len)
+{
+    const char *unit = sec >= 1 ? "s" : sec >= 1e-3 ? "ms" : "us";
+    snprintf(buf, len, "%.3g %s", sec >= 1 ? sec : sec >= 1e-3 ? sec * 1e3 : sec * 1e6, unit);
+    return buf;
+}
+
+/* One line for the ladder: the CPU-order reference's time and rate on this machine's host, against the
+ * fastest rung that passed (the issue's goal: at least 50x). */
+static void cloth_summarize(void *state, const cg_result *rows, size_t n)
+{
+    const cloth_state *s = state;
+    const cg_result *best = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].status == CG_RUNG_OK && rows[i].t_median > 0 &&
+            (!best || rows[i].t_median < best->t_median))
+            best = &rows[i];
+    int runs = 0;
+    cloth_resid res = {0, 0};
+    double t = cpu_order_median(s, &runs, &res), pit = (double)s->steps * s->iters * (double)s->total;
+    if (!(t > 0)) {
+        CG_WARN("cloth: the CPU-order reference could not run (out of host memory): no CPU figure");
+        return;
+    }
+    char vs[160] = "no rung passed to compare with", a[24], b[24];
+    if (best)
+        snprintf(vs, sizeof vs, "the fastest rung, %s (%s), is %.3gx as fast", best->rung,
+                 fmt_time(best->t_median, a, sizeof a), t / best->t_median);
+    CG_INFO(
+        "cloth: CPU-order reference (Gauss-Seidel in spring order, one host thread's CPU time, the same %d "
+        "frames x %d iterations, integration included): %s (median of %d) = %.3g M particle-it/s; %s",
+        s->steps, s->iters, fmt_time(t, b, sizeof b), runs, pit / t * 1e-6, vs);
+    const cloth_ref *col = &s->ref[S_COLOUR];
+    char cmp[80] = "";
+    if (col->pos)
+        snprintf(cmp, sizeof cmp, " (spring-coloured Gauss-Seidel: rms %.4g)", col->last[s->iters].rms);
+    CG_DEBUG(
+        "cloth: CPU-order reference's spring stretch after %d iterations of the last frame: rms %.4g, max "
+        "%.3g%s",
+        s->iters, res.rms, res.max, cmp);
 }
 
 const cg_workload cg_workload_cloth = {
@@ -405,5 +508,7 @@ const cg_workload cg_workload_cloth = {
     .enqueue = cloth_enqueue,
     .verify = cloth_verify,
     .release = cloth_release,
+    .summarize = cloth_summarize,
+    .save_output = cloth_save_output,
     .validate = cloth_validate,
 };

@@ -1,12 +1,14 @@
 /* The cloth workload's shared definitions: the physical constants, the spring families and colours, the
  * schemes a rung runs, and the state that cloth.c (options, setup, checks), cloth_ref.c (the host references,
- * the same float operations as cloth.cl in the same order) and cloth_launch.c (each rung's host loop of
- * launches) share. A cloth is W x H particles, particle (x, y) at index y * W + x, each a float4: position
- * in xyz, inverse mass in w (1, or 0 for the pinned top row); --cloths N of them lie one after another. */
+ * the same float operations as cloth.cl in the same order), cloth_launch.c (each rung's host loop of
+ * launches) and cloth_draw.c (the --output picture) share. A cloth is W x H particles, particle (x, y) at
+ * index y * W + x, each a float4: position in xyz, inverse mass in w (1, or 0 for the pinned top row);
+ * --cloths N of them lie one after another. */
 #ifndef CG_CLOTH_H
 #define CG_CLOTH_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "core/workload.h"
 
 #define CLOTH_DEFAULT_GRID  "128x128"
@@ -89,6 +91,10 @@ typedef struct cloth_state {
     cl_mem jscale_buf;
     char
         summary[512]; /* "colour 1.00, merged 0.84, ...": each verified rung's stretch / the coloured one's */
+    int runs;         /* --runs: the most runs of the timed CPU reference */
+    float *shot;      /* --output: the first cloth's state after the last verified run (NULL: no --output) */
+    bool shot_taken, shot_det; /* shot holds a state; of a deterministic rung */
+    const char *shot_rung;     /* the rung that left it */
 } cloth_state;
 
 /* cloth_ref.c */
@@ -98,6 +104,12 @@ float cloth_rsqrt(float x);
 size_t cloth_colour_count(const cloth_params *p, int c, size_t *na);
 /* Spring t of colour c: its endpoints a, b (particle indices); na from cloth_colour_count. */
 void cloth_colour_spring(const cloth_params *p, int c, size_t na, size_t t, size_t *a, size_t *b);
+/* The CPU-order reference, timed: s->steps frames of every cloth from s->init, each integrated as the kernels
+ * do, then s->iters iterations of Gauss-Seidel in spring order (each particle's springs to the right and
+ * below, row by row, in place: the single-threaded CPU solver of the talk), on the calling thread. The
+ * final state goes to pos (4 floats a particle, all cloths); *seconds gets the wall time of the frames alone
+ * (no allocation, no copy). CG_E_RUNTIME when out of memory. */
+cg_status cloth_cpu_order_run(const cloth_state *s, float *pos, double *seconds);
 /* Fills r (allocating its arrays) with scheme sc's run of s->steps frames of every cloth from s->init;
  * CG_E_RUNTIME when out of memory. S_SINGLE is replayed as an in-place gather in particle order. */
 cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, cloth_ref *r);
@@ -110,6 +122,14 @@ void cloth_integrate_host(const cloth_params *p, const float *cur, const float *
 cloth_resid cloth_residual(const cloth_params *p, const float *pos, int cloths);
 /* Springs of every family in a w x h grid. */
 size_t cloth_spring_total(int w, int h);
+
+/* cloth_draw.c */
+#define CLOTH_PICTURE_W 800 /* --output's size */
+#define CLOTH_PICTURE_H 600
+/* Draws one cloth of w x h particles (pos: 4 floats each) into pix, pw x ph bytes of grey: a fixed oblique
+ * orthographic view, quads in painter's order, Lambert-shaded, checkered, fitted with a margin on a dark
+ * background. CG_E_RUNTIME when out of memory. */
+cg_status cloth_draw(const float *pos, int w, int h, uint8_t *pix, int pw, int ph);
 
 /* cloth_launch.c */
 /* The rung's work-group shape: its p[] clamped to the device (halving the larger side). */
