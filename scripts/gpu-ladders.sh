@@ -113,6 +113,15 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   blur-blocks) # issue 21: the block-parallel recursive rungs against the rest, sigma 5 .. 32
     for sg in 5 10 20 32; do run blur-4096-s$sg blur --size 4096x4096 --sigma $sg --runs 5; done
     run blur-8192-s5 blur --size 8192x8192 --sigma 5 --runs 3 ;;
+  facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
+    echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
+    CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \
+      >"$out/facts.txt" 2>"$out/facts.err"
+    echo "rc=$?" >>"$out/commands.txt" ;;
+  blur-s32) # large sigma: every rung but fused (unsupported: local memory) runs at sigma 32
+    run blur-4096-s32 blur --size 4096x4096 --sigma 32 --runs 5 ;;
+  of-1080p-l3) # the dense image rungs at 1080p with the default 3 levels (sparse failed there on 2 points)
+    run of-1080p-l3 opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --runs 3 ;;
   peers)
     echo "\$ python3 .peers/peers.py --only scan,filter3x3,histogram,opticalflow" >>"$out/commands.txt"
     (cd "$out" && OUT=$out timeout 180 python3 "$OLDPWD/.peers/peers.py" --only scan,filter3x3,histogram,opticalflow \
