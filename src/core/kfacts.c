@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <CL/cl_ext.h>
 #include "core/clerr.h"
 #include "core/occupancy.h"
@@ -183,7 +185,13 @@ unsigned cg_kfacts_registers(const cg_ctx *ctx, const char *file, const char *op
     char opts[600], *log = NULL;
     cg_ptxas_info info;
     if (!cg_kfacts_has_nv_verbose(ctx->dev)) return 0;
-    snprintf(opts, sizeof opts, "%s -cl-nv-verbose", options ? options : "");
+    /* NVIDIA's driver caches compiled programs on disk (~/.nv/ComputeCache) by source and options, and a
+     * build served from that cache prints no ptxas lines: the second run of the same rung, in this process or
+     * any later one, would find none. An unused define unique to this build (process, time, count) makes the
+     * driver compile it; the cache's own size limit bounds what these builds leave there. */
+    static unsigned count;
+    snprintf(opts, sizeof opts, "%s -cl-nv-verbose -DCG_KFACTS_NONCE=%ld_%ld_%u", options ? options : "",
+             (long)getpid(), (long)time(NULL), count++);
     if (cg_program_build_log(ctx, file, opts, &log) != CG_OK) return 0;
     bool found = cg_ptxas_find(log, kernel, &info);
     if (!found)
