@@ -272,8 +272,9 @@ static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
     m->ceiling = CG_CEIL_COPY;
 }
 
-/* The physical checks: finite, pinned particles where they started, and the residual after relaxation
- * (rms and max) below the one the rung's own state had before the last frame's relaxation (pre). */
+/* The physical checks: finite, pinned particles where they started, and the residual after relaxation below
+ * the one the rung's own state had before the last frame's relaxation (pre): the rms lower, the max at most 1%
+ * higher. */
 static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_resid *got, cg_check *c)
 {
     for (size_t i = 0; i < s->total; i++) {
@@ -288,7 +289,10 @@ static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_r
             return false;
         }
     }
-    if (!(got->rms < pre->rms && got->max < pre->max)) {
+    /* rms must fall; the largest stretch only must not grow by more than 1%: relaxing a spring stretches its
+     * neighbours, and once a long run hangs still the worst spring can stay where it is (64x64, 600 frames:
+     * rms 0.399 -> 0.395, max 1.45 both), so a strict fall of the max is no invariant of a correct solver. */
+    if (!(got->rms < pre->rms && got->max <= pre->max * 1.01)) {
         snprintf(
             c->detail, sizeof c->detail,
             "springs not relaxed: stretch rms %.3g max %.3g, before the last relaxation rms %.3g max %.3g",
