@@ -24,7 +24,7 @@ typedef struct rep_run {
     float *hout;      /* g sums */
     size_t g;         /* work-items */
     cl_uint w;        /* units of w consecutive work-items read w consecutive elements a step */
-    cl_uint spread;   /* units start evenly over the buffer (a GPU), not one run after another (a CPU) */
+    bool perm; /* read_rep_perm: each unit its own order of the blocks (a GPU); else read_rep runs (a CPU) */
     size_t vw; /* floats an element (a load): float4 on a GPU (its widest load), float16 on a CPU (a 64-byte
                 * vector load: float4 loads are bound by the instructions, not by L1 or L2) */
 } rep_run;
@@ -51,24 +51,41 @@ static double elem_sum(const rep_run *r, size_t j)
     return s;
 }
 
-/* Where unit u starts (as the kernel computes it), before the mask: spread, u * ne / units rounded down to a
- * step of w; else u x its run (K x w). */
-static uint32_t unit_start(const rep_run *r, size_t ne, cl_uint loads, size_t u)
+/* The block (of w elements) that unit u of a read_rep_perm grid reads at its load k: start u * nb / units,
+ * stride 2u + 1, modulo nb (a power of two). */
+static size_t perm_block(const rep_run *r, size_t nb, size_t u, uint64_t k)
 {
-    uint64_t units = r->g / r->w;
-    if (r->spread) return (uint32_t)((uint64_t)u * ne / units / r->w * r->w);
-    return (uint32_t)u * loads * r->w;
+    uint64_t units = r->g / r->w, start = (uint64_t)u * nb / units;
+    return (size_t)((start + k * (2 * (uint64_t)u + 1)) & (nb - 1));
 }
 
-/* One work-item's sum, replayed: its loads are start(unit) + lane + k * w, k < K, in 32-bit arithmetic (as
- * the kernel's), masked. */
+/* One work-item's sum, replayed: read_rep's loads are u * K * w + lane + k * w in 32-bit arithmetic (as the
+ * kernel's), masked; read_rep_perm's are perm_block(u, k) * w + lane. */
 static double replay_item(const rep_run *r, cl_uint mask, cl_uint loads, size_t gid)
 {
-    uint32_t i = unit_start(r, (size_t)mask + 1, loads, gid / r->w) + (uint32_t)(gid % r->w);
+    size_t u = gid / r->w, lane = gid % r->w, nb = ((size_t)mask + 1) / r->w;
+    uint32_t i = (uint32_t)u * loads * r->w + (uint32_t)lane;
     double s = 0;
     for (cl_uint k = 0; k < loads; k++, i += r->w)
-        s += elem_sum(r, i & mask);
+        s += elem_sum(r, r->perm ? perm_block(r, nb, u, k) * r->w + lane : (size_t)(i & mask));
     return s;
+}
+
+/* read_rep_perm's grid: the sums of the nb blocks, then every unit's loads over them. */
+static bool perm_sum(const rep_run *r, size_t ne, cl_uint loads, double *want)
+{
+    size_t nb = ne / r->w, units = r->g / r->w;
+    double *bs = calloc(nb, sizeof *bs);
+    if (!bs) return false;
+    for (size_t j = 0; j < ne; j++)
+        bs[j / r->w] += elem_sum(r, j);
+    double sum = 0;
+    for (size_t u = 0; u < units; u++)
+        for (cl_uint k = 0; k < loads; k++)
+            sum += bs[perm_block(r, nb, u, k)];
+    free(bs);
+    *want = sum;
+    return true;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -77,7 +94,7 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The sum of everything the grid read: unit u reads the L = K x w elements from its start, wrapped, which
+/* The sum of everything a read_rep grid read: unit u reads the L = K x w elements from u L, wrapped, which
  * is L / ne whole passes and the ne-periodic window [s, s + L % ne). One sweep over the input gives the
  * prefix sums at every window's ends (2 per unit, sorted), so the want costs one pass, not one per unit. */
 static bool grid_sum(const rep_run *r, size_t ne, cl_uint loads, double *want)
@@ -91,7 +108,7 @@ static bool grid_sum(const rep_run *r, size_t ne, cl_uint loads, double *want)
         return false;
     }
     for (size_t u = 0; u < units; u++) {
-        q[2 * u] = unit_start(r, ne, loads, u) & (ne - 1);
+        q[2 * u] = ((size_t)u * L) & (ne - 1);
         q[2 * u + 1] = (q[2 * u] + rest) % ne;
     }
     qsort(q, nq, sizeof *q, cmp_size);
@@ -104,7 +121,7 @@ static bool grid_sum(const rep_run *r, size_t ne, cl_uint loads, double *want)
     }
     double sum = 0;
     for (size_t u = 0; u < units; u++) {
-        size_t s = unit_start(r, ne, loads, u) & (ne - 1), t = (s + rest) % ne;
+        size_t s = ((size_t)u * L) & (ne - 1), t = (s + rest) % ne;
         double ps = pq[(size_t *)bsearch(&s, q, nq, sizeof *q, cmp_size) - q];
         double pt = pq[(size_t *)bsearch(&t, q, nq, sizeof *q, cmp_size) - q];
         sum += (double)(L / ne) * all + (s + rest < ne ? pt - ps : all - ps + pt);
@@ -119,7 +136,9 @@ static bool grid_sum(const rep_run *r, size_t ne, cl_uint loads, double *want)
 static void check_rep(const rep_run *r, cl_uint mask, cl_uint loads, cg_result *row)
 {
     double want = 0, got = 0;
-    if (!grid_sum(r, (size_t)mask + 1, loads, &want)) {
+    bool ok =
+        r->perm ? perm_sum(r, (size_t)mask + 1, loads, &want) : grid_sum(r, (size_t)mask + 1, loads, &want);
+    if (!ok) {
         cg_peak_set_status(row, CG_RUNG_WRONG, "out of host memory for the check");
         return;
     }
@@ -188,7 +207,8 @@ cg_status cg_peak_sizes_rep(cg_peak_env *e, cl_mem in, const float *hin, size_t 
                  .hin = hin,
                  .g = (size_t)e->ctx->dev->compute_units * 2048,
                  .w = gpu ? 256 : 1,
-                 .spread = gpu,
+                 /* CLGAUGE_REP_PERM=1 runs the GPU's kernel on any device (tests/device/test_peak.sh) */
+                 .perm = gpu || getenv("CLGAUGE_REP_PERM"),
                  .vw = gpu ? 4 : 16};
     char opts[32];
     snprintf(opts, sizeof opts, "-DVT=float%zu -DVW=%zu", r.vw, r.vw);
@@ -196,11 +216,10 @@ cg_status cg_peak_sizes_rep(cg_peak_env *e, cl_mem in, const float *hin, size_t 
     CG_FAIL_IF(!r.hout, CG_E_RUNTIME, "out of host memory (%zu bytes)", r.g * 4);
     CG_TRY_OBJ(r.out, clCreateBuffer(e->ctx->context, CL_MEM_READ_WRITE, r.g * 4, NULL, CG_ERRP));
     if ((st = cg_peak_build(e, "sizes_rep.cl", opts, &p)) != CG_OK) goto out;
-    CG_TRY_OBJ(r.k, clCreateKernel(p, "read_rep", CG_ERRP));
+    CG_TRY_OBJ(r.k, clCreateKernel(p, r.perm ? "read_rep_perm" : "read_rep", CG_ERRP));
     CG_TRY(clSetKernelArg(r.k, 0, sizeof r.in, &r.in));
     CG_TRY(clSetKernelArg(r.k, 1, sizeof r.out, &r.out));
     CG_TRY(clSetKernelArg(r.k, 3, sizeof r.w, &r.w));
-    CG_TRY(clSetKernelArg(r.k, 5, sizeof r.spread, &r.spread));
     for (size_t n = CG_PEAK_SIZE_MIN; n <= top && st == CG_OK; n *= e->o->quick ? 4 : 2)
         st = rep_size(e, &r, n);
 out:

@@ -192,6 +192,24 @@ wrong_case sizes-read bandwidth.cl sizes <<<'[("for (; i + 4 <= hi; i += 4) {", 
     ("for (; i + 7 * g < n; i += 8 * g) {", "for (; i + 7 * g < n; i += 9 * g) {")]'
 wrong_case sizes-rep-lane sizes_rep.cl sizes <<<'[("h += in[(i + 7 * w) & mask];", "h += in[(i + 6 * w) & mask];")]'
 wrong_case sizes-rep-shift sizes_rep.cl sizes <<<'[("a += in[i & mask];", "a += in[(i + 1) & mask];")]'
+# read_rep_perm (the GPU's read-rep: each work-group its own order of the blocks) on PoCL, right and broken
+CLGAUGE_REP_PERM=1 "$BIN" peak --quick --no-cache --only sizes --max-time 0.01 --json "$TESTTMP/perm.json" \
+    >"$TESTTMP/perm.out" 2>&1 || { cat "$TESTTMP/perm.out"; fail "CLGAUGE_REP_PERM=1 peak --only sizes failed"; }
+python3 - "$TESTTMP/perm.json" <<'PY' || fail "CLGAUGE_REP_PERM=1: read-rep rows (above)"
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["variant"].startswith("read-rep")]
+bad = [r["variant"] for r in rows if r["status"] != "ok" or "checked" not in r.get("counts", "")]
+print("\n".join("  " + b for b in bad))
+sys.exit(1 if bad or len(rows) < 7 else 0)
+PY
+perm_wrong() { # NAME: stdin = the replacements
+    local dir=$TESTTMP/wrong-$1
+    peak_wrong sizes_rep.cl "$dir"
+    expect_wrong "broken $1 caught" -- env CLGAUGE_REP_PERM=1 "$BIN" peak --quick --only sizes --max-time 0.01 \
+        --kernel-dir "$dir"
+}
+perm_wrong perm-lane <<<'[("h += in[((blk + 7 * stride) & bmask) * w + lane];", "h += in[((blk + 6 * stride) & bmask) * w + lane];")]'
+perm_wrong perm-start <<<'[("uint blk = (uint)((ulong)u * (bmask + 1) / units);", "uint blk = 0;")]'
 wrong_case permuted rules.cl coalescing <<<'[("((i * 7u + 3u) & 31u)", "((i * 7u + 3u) & 15u)")]'
 wrong_case float3-local rules.cl coalescing <<<'[("vstore3(vload3(l, buf) + 1.0f, l, buf);", "vstore3(vload3(l, buf) + 2.0f, l, buf);")]'
 wrong_case divergence rules.cl divergence <<<'[("r = -(float)(u >> 8);", "r = -(float)(u >> 9);")]'
