@@ -185,17 +185,22 @@ unsigned cg_kfacts_registers(const cg_ctx *ctx, const char *file, const char *op
     char opts[600], *log = NULL;
     cg_ptxas_info info;
     if (!cg_kfacts_has_nv_verbose(ctx->dev)) return 0;
-    /* NVIDIA's driver caches compiled programs on disk (~/.nv/ComputeCache) by source and options, and a
-     * build served from that cache prints no ptxas lines: the second run of the same rung, in this process or
-     * any later one, would find none. An unused define unique to this build (process, time, count) makes the
-     * driver compile it; the cache's own size limit bounds what these builds leave there. */
+    /* NVIDIA's driver caches what ptxas made of a program's PTX (~/.nv/ComputeCache) and a build served from
+     * there prints no ptxas lines: on an H100 the second run of a rung, in this process or a later one, found
+     * none, and an unused -D did not help (the same PTX). An empty kernel of a name unique to this build
+     * (process, time, count) makes the PTX new, so ptxas runs and reports every kernel; the driver's cache
+     * size limit bounds what these builds leave there. */
     static unsigned count;
-    snprintf(opts, sizeof opts, "%s -cl-nv-verbose -DCG_KFACTS_NONCE=%ld_%ld_%u", options ? options : "",
-             (long)getpid(), (long)time(NULL), count++);
-    if (cg_program_build_log(ctx, file, opts, &log) != CG_OK) return 0;
+    char nonce[96];
+    snprintf(opts, sizeof opts, "%s -cl-nv-verbose", options ? options : "");
+    snprintf(nonce, sizeof nonce, "\n__kernel void cg_kfacts_nonce_%ld_%ld_%u(void) {}\n", (long)getpid(),
+             (long)time(NULL), count++);
+    if (cg_program_build_log(ctx, file, nonce, opts, &log) != CG_OK) return 0;
     bool found = cg_ptxas_find(log, kernel, &info);
     if (!found)
-        CG_DEBUG("%s: no ptxas register count for kernel %s in the -cl-nv-verbose build log", file, kernel);
+        CG_DEBUG(
+            "%s: no ptxas register count for kernel %s in the -cl-nv-verbose build log (%zu bytes): %.600s",
+            file, kernel, log ? strlen(log) : 0, log ? log : "");
     free(log);
     return found ? info.regs : 0;
 }

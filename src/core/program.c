@@ -209,7 +209,8 @@ out:
     return st;
 }
 
-cg_status cg_program_build_log(const cg_ctx *ctx, const char *file, const char *options, char **log)
+cg_status cg_program_build_log(const cg_ctx *ctx, const char *file, const char *extra, const char *options,
+                               char **log)
 {
     cg_status st;
     char *src = NULL;
@@ -217,8 +218,8 @@ cg_status cg_program_build_log(const cg_ctx *ctx, const char *file, const char *
     size_t n = 0;
     *log = NULL;
     if ((st = cg_program_source(ctx, file, &src)) != CG_OK) return st;
-    const char *s = src;
-    CG_TRY_OBJ(p, clCreateProgramWithSource(ctx->context, 1, &s, NULL, CG_ERRP));
+    const char *s[2] = {src, extra};
+    CG_TRY_OBJ(p, clCreateProgramWithSource(ctx->context, extra ? 2 : 1, s, NULL, CG_ERRP));
     clBuildProgram(p, 1, &ctx->dev->id, options, NULL, NULL); /* the log tells how it went */
     CG_TRY(clGetProgramBuildInfo(p, ctx->dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &n));
     CG_FAIL_IF(!(*log = malloc(n + 1)), CG_E_RUNTIME, "out of host memory for a build log");

@@ -48,11 +48,12 @@ cg_status cg_program_check_kernel(const cg_ctx *ctx, cl_program p, const char *f
 cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *options, cl_program *out,
                            cg_build_info *bi);
 
-/* Builds `file` from source with `options`, never through the cache, and returns its build log in *log
- * (malloc'd, NUL-terminated; free it), whether the build succeeded or not; the program is released. For logs
- * that only a build prints, such as NVIDIA's ptxas report under -cl-nv-verbose (core/kfacts.h). CG_E_RUNTIME
- * (*log NULL) when no log could be had. */
-cg_status cg_program_build_log(const cg_ctx *ctx, const char *file, const char *options, char **log);
+/* Builds `file` from source, followed by `extra` (more source, or NULL), with `options`, never through the
+ * cache, and returns its build log in *log (malloc'd, NUL-terminated; free it), whether the build succeeded
+ * or not; the program is released. For logs that only a build prints, such as NVIDIA's ptxas report under
+ * -cl-nv-verbose (core/kfacts.h). CG_E_RUNTIME (*log NULL) when no log could be had. */
+cg_status cg_program_build_log(const cg_ctx *ctx, const char *file, const char *extra, const char *options,
+                               char **log);
 
 /* The cache key of a build (exposed for tests). */
 typedef struct cg_cache_key {

@@ -273,8 +273,8 @@ static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
 }
 
 /* The physical checks: finite, pinned particles where they started, and the residual after relaxation below
- * the one the rung's own state had before the last frame's relaxation (pre): the rms lower, the max at most 1%
- * higher. */
+ * the one the rung's own state had before the last frame's relaxation (pre): the rms lower, the max at most
+ * 1% higher. */
 static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_resid *got, cg_check *c)
 {
     for (size_t i = 0; i < s->total; i++) {
