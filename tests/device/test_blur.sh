@@ -9,11 +9,16 @@
 # plain steady state, and a first pass that writes nothing in a full run (its intermediate is poisoned);
 # the block rungs (Nehab et al.) at every residue of the block length and over the sigma range, and their carry
 # fix-up broken four ways (skipped, not propagated, the last block's map, the anti-causal carry's causal part);
+# the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
+# recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
+# transposeLS three ways;
 # --estimate prints the estimate table; the PNG round trip; and the bad inputs: --sigma 0, -1, 1e9, --sigma
 # abc, a size beyond the largest allocation, --estimate without blur.
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
-RUNGS="conv2d sep sep-local rgH rgV recursive recursive-vt recursive-ht fused rgV-blocks rgH-blocks recursive-blocks"
+RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
+    rgV-blocks rgH-blocks recursive-blocks"
+DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
@@ -34,6 +39,8 @@ bad = [n for n in sys.argv[3:] if n not in names]
 bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows if r["status"] != "ok"]
 bad += ["%s: size %r" % (r["rung"], r.get("size")) for r in rows if r.get("size") != sys.argv[2]]
 stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "blur_transpose"],
+          "deriche": ["blur_dr_rows", "blur_dr_cols"], "deriche-vt16": ["blur_dr_cols", "blur_transpose_ls"],
+          "recursive-vt16": ["blur_rg_cols", "blur_transpose_ls"],
           "rgV-blocks": ["blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
           "recursive-blocks": ["blur_rgb_rows_carry", "blur_rgb_rows_fix", "blur_rgb_rows_out",
                                "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"]}
@@ -45,7 +52,9 @@ sys.exit(1 if bad else 0)
 EOF
     if [ "$sigma" = 5 ]; then
         for want in "Estimate for blur" "2D convolution *962 *1922 *2 .* 30 " "recursive, 4 passes *8 *32 *4 " \
-            "seed: recursive 4+4 taps (T14-1) *10 *64 *6.4 .* 2840 .*(no rung)" "copy .* 14200 .*(the ceiling)"; do
+            "seed: recursive 4+4 taps (T14-1) *10 *64 *6.4 .* 2840 *[0-9.]*  *deriche$" \
+            "seed: 4+4 taps, V+T+V+T (T14-2) *14 *64 *4.6 .* 2030 *[0-9.]*  *deriche-vt16$" \
+            "copy .* 14200 .*(the ceiling)"; do
             grep -q "$want" "$TESTTMP/blur.out" || { cat "$TESTTMP/blur.out"; fail "--estimate: no line matching '$want'"; }
         done
         # The same rows in the JSON report, the seed's figures where its tables give one.
@@ -58,8 +67,13 @@ if not sep or sep["accesses"] != 64 or sep["flops"] != 124 or sep["seed_items_pe
         not sep["measured_items_per_s"] or sep["rung"] not in ("sep", "sep-local"):
     bad.append("separable row: %r" % (sep,))
 t2 = est.get("seed: 4+4 taps, V+T+V+T (T14-2)")
-if not t2 or abs(t2["cm_ratio"] - 64 / 14) > 1e-9 or t2["seed_items_per_s"] != 2030e6 or t2["rung"] != "":
+if not t2 or abs(t2["cm_ratio"] - 64 / 14) > 1e-9 or t2["seed_items_per_s"] != 2030e6 or \
+        t2["rung"] != "deriche-vt16" or not t2["measured_items_per_s"]:
     bad.append("Table 14-2 row: %r" % (t2,))
+t1 = est.get("seed: recursive 4+4 taps (T14-1)")
+if not t1 or t1["accesses"] != 10 or t1["flops"] != 64 or t1["seed_items_per_s"] != 2840e6 or \
+        t1["rung"] != "deriche" or not t1["measured_items_per_s"]:
+    bad.append("Table 14-1 recursive row: %r" % (t1,))
 blk = est.get("recursive in blocks, 2 x 3 passes")
 if not blk or blk["accesses"] != 7.5 or blk["flops"] != 64 or blk["rung"] != "recursive-blocks":
     bad.append("block row: %r" % (blk,))
@@ -102,6 +116,23 @@ for check in random exact; do
             fail "run $BLOCKS --size $size --sigma $sigma --check $check: exit $rc, want 0 and no FAILED row"
         fi
     done
+done
+
+# 1d. The Deriche rungs and the 16x16 skewed transposes (transposeLS) at sizes of other residues (0, 1, 2, 3,
+#     5, 13, 15 of 16; 16, 17, 18 of 32 too) over the sigma range (1 and 1b run them with every other rung),
+#     against the double Deriche recursion within its bound (blur_bound_dr.c) and the sampled Gaussian within
+#     BLUR_TOL_TRUTH_DR; --check exact at two of them.
+for case in 333x517:10:random 517x333:32:random 47x50:5:random 65x17:0.5:random 16x33:2:random \
+    32x48:2:random 47x50:5:exact 131x197:32:exact; do
+    IFS=: read -r size sigma check <<<"$case"
+    "$BIN" run "$DERICHE" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+        >"$TESTTMP/blur_case.out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" ||
+        [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_case.out")" -ne 5 ]; then
+        cat "$TESTTMP/blur_case.out"
+        fail "run $DERICHE --size $size --sigma $sigma --check $check: exit $rc, want 0 and 5 rungs OK"
+    fi
 done
 
 # 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
@@ -185,14 +216,47 @@ CLGAUGE_LOCAL_MEM_CAP=20000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --wa
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 20000 B" \
-        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 11 ]; then
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 16 ]; then
     cat "$TESTTMP/blur_cap.out"
-    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 11 rungs OK"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 16 rungs OK"
 fi
 CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"
 grep -q "CLGAUGE_LOCAL_MEM_CAP=48k ignored: give a byte count" "$TESTTMP/blur_cap2.out" ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: no line saying it is ignored"
+
+# 2f. Wrong Deriche kernels and transposes (exit 3): the causal pass started from 0 (the guide's listing),
+#     the anti-causal pass from 0, the anti-causal pass overwriting y+ instead of adding to it, its farthest
+#     tap m4 dropped, a feedback tap off by 1e-4 (sigma 32); transposeLS's write bound one short (the last
+#     column of its output never written: poisoned), the skew on the read only, aux written untransposed.
+# Each mutant once, with every rung it reaches in one run: each of them must be a FAILED row.
+wrong_rows() { # wrong_rows WHAT RUNG...: every rung FAILED in the last expect_wrong's output
+    local what=$1 r
+    shift
+    for r in "$@"; do
+        grep -q "^blur:$r  *FAILED" "$TESTTMP/test_blur_wrong.out" || fail "$what: blur:$r is not FAILED"
+    done
+}
+for mutant in "float i1 = x, i2 = x, i3 = x, o1 = k.sc * x, o2 = o1, o3 = o1, o4 = o1;|float i1 = 0.0f, i2 = i1, i3 = i1, o1 = i1, o2 = o1, o3 = o1, o4 = o1;" \
+    "    o1 = o2 = o3 = o4 = k.sd * x;|    o1 = o2 = o3 = o4 = 0.0f;" \
+    "        out[i * stride] += o0;|        out[i * stride] = o0;" \
+    "k.s6 * i3 + k.s7 * i4 - k.s8|k.s6 * i3 - k.s8" \
+    "float o0 = k.s0 * i0 + k.s1 * i1 + k.s2 * i2 + k.s3 * i3 - k.s8 * o1|float o0 = k.s0 * i0 + k.s1 * i1 + k.s2 * i2 + k.s3 * i3 - k.s8 * 1.0001f * o1"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_dr"
+    expect_wrong "Deriche mutant '${mutant##*|}'" -- \
+        "$BIN" run blur:dH,blur:dV,blur:deriche,blur:deriche-vt16 --kernel-dir "$TESTTMP/blur_wrong_dr" --no-cache \
+        --size 131x197 --sigma 32 --runs 1 --warmup 0
+    wrong_rows "Deriche mutant '${mutant##*|}'" dH dV deriche deriche-vt16
+done
+for mutant in "    if (ox < h && oy < w) out[oy * h + ox] = aux[ix + iy * 16];|    if (ox < h - 1 && oy < w) out[oy * h + ox] = aux[ix + iy * 16];" \
+    "    int ox = by * 16 + ix, oy = bx * 16 + iy;|    int ox = get_group_id(1) * 16 + ix, oy = bx * 16 + iy;" \
+    "aux[iy + ix * 16] = in[y * w + x];|aux[ix + iy * 16] = in[y * w + x];"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_t16"
+    expect_wrong "transposeLS mutant '${mutant##*|}'" -- \
+        "$BIN" run blur:deriche-vt16,blur:recursive-vt16 --kernel-dir "$TESTTMP/blur_wrong_t16" --no-cache \
+        --size 333x517 --runs 1 --warmup 0
+    wrong_rows "transposeLS mutant '${mutant##*|}'" deriche-vt16 recursive-vt16
+done
 
 # 3. PNG in, PNG out of the same size, 8-bit grey.
 out=$TESTTMP/blur_out.png

@@ -12,8 +12,14 @@
 #define BLUR_MAX_SIGMA     32.0 /* radius 96: the fused rung's tile still fits 48 KiB of local memory */
 /* The recursive rungs must also be within BLUR_TOL_TRUTH x (largest input) of the sampled Gaussian they
  * approximate (docs/workloads/blur.md gives the measured errors). The float-against-double tolerances are
- * error bounds derived per rung in blur.c (convolutions) and blur_bound.c (the recursive filter). */
+ * error bounds derived per rung in blur.c (convolutions), blur_bound.c (Young-van Vliet) and blur_bound_dr.c
+ * (Deriche). */
 #define BLUR_TOL_TRUTH 0.08
+/* The Deriche rungs' (dH, dV, deriche, deriche-vt16): for inputs in [0, x] the filter's distance from the
+ * sampled Gaussian (radius 3 sigma) is at most x times half of l1(h - g) per direction, 0.0026 at sigma 32
+ * (0.0052 both ways, computed over the sigma range: docs/workloads/blur.md), plus the float recursion's own
+ * error (measured 1.2e-3 at sigma 32). */
+#define BLUR_TOL_TRUTH_DR 0.01
 /* --check exact: pixels are integers 1..BLUR_EXACT_MAX (a --input picture's top four bits) and the weights
  * dyadic (blur_exact_weights), so that every convolution sum is exact in float. */
 #define BLUR_EXACT_MAX 15
@@ -43,12 +49,29 @@ enum {
     A_RGB_V, /* the recursive filter cut into blocks (Nehab et al. 2011): columns only, rows only, both */
     A_RGB_H,
     A_RGB,
+    A_DR_H, /* Deriche's recursive Gaussian (the guide's 4+4 taps): rows, columns, both, both as V+T+V+T */
+    A_DR_V,
+    A_DR,
+    A_DR_VT16,
+    A_RG_VT16, /* recursive-vt with the guide's 16x16 skewed transposes (transposeLS) */
     A_COUNT
 };
 /* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise,
  * and the separable convolution with the kernels' weights g (REF_CONV: the same array as REF_GAUSS unless
  * --check exact replaced the weights). */
-enum { REF_GAUSS, REF_GAUSS_H, REF_GAUSS_V, REF_RG, REF_RG_H, REF_RG_V, REF_CONV, REF_COUNT };
+enum {
+    REF_GAUSS,
+    REF_GAUSS_H,
+    REF_GAUSS_V,
+    REF_RG,
+    REF_RG_H,
+    REF_RG_V,
+    REF_CONV,
+    REF_DR,
+    REF_DR_H,
+    REF_DR_V,
+    REF_COUNT
+};
 
 typedef struct blur_state {
     size_t w, h, n;
@@ -61,6 +84,8 @@ typedef struct blur_state {
     float c[4];    /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
     float m[9];    /* the anti-causal pass's start at the far border (blur_yvv_boundary) */
     double bound_rows, bound_cols, bound_both; /* the recursive rungs' error bounds (blur_bound.c) */
+    float dk[16]; /* Deriche's coefficients (blur_deriche_coeffs): n0..n3, m1..m4, d1..d4, the two starts */
+    double dbound_rows, dbound_cols, dbound_both; /* the Deriche rungs' error bounds (blur_bound_dr.c) */
     int bound_blk; /* the block length the next three are for (0: none yet; blur_verify computes them) */
     double bound_rows_blk, bound_cols_blk, bound_both_blk; /* the block rungs' (blur_bound_blk.c) */
     uint8_t *in8;                                          /* the picture as bytes (PNG or seeded) */

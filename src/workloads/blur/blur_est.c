@@ -11,8 +11,8 @@ size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max)
     double t = 2.0 * blur_radius(sigma) + 1.0;
     /* The seed's own estimates (Table 14-1: copy, 2D and separable convolution, its recursive Gaussian;
      * Table 14-2: that filter with two transposes) are for sigma 5 only. Its recursive filter has 4 feed-
-     * forward and 4 feedback taps per pass (64 FLOPs over 4 passes, 10 accesses as it counts them); ours
-     * (Young-van Vliet) has 1 and 3. */
+     * forward and 4 feedback taps per pass (64 FLOPs over 4 passes, 10 accesses as it counts them): the
+     * Deriche rungs (deriche, deriche-vt16); Young-van Vliet's has 1 and 3. */
     bool s5 = sigma == 5.0;
     const cg_estimate all[] = {
         /* algorithm, accesses/px, MADs/px, rungs, the seed's MP/s */
@@ -23,13 +23,13 @@ size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max)
         {"recursive, rows only", 4, 8, "rgH", 0},
         {"recursive, columns only", 4, 8, "rgV", 0},
         {"recursive, 4 passes", 8, 16, "recursive", 0},
-        {"recursive + 2 transposes", 12, 16, "recursive-vt,recursive-ht", 0},
+        {"recursive + 2 transposes", 12, 16, "recursive-vt16,recursive-vt,recursive-ht", 0},
         /* cut into blocks of BLUR_BLK (Nehab et al.): per direction the input read twice, the output written
          * once, 24 / BLUR_BLK floats of carries; both passes run twice (once from zero, once for the output)
          */
         {"recursive in blocks, 2 x 3 passes", 2 * (3 + 24.0 / BLUR_BLK), 32, "recursive-blocks", 0},
-        {"seed: recursive 4+4 taps (T14-1)", 10, 32, "", s5 ? 2840 : 0},
-        {"seed: 4+4 taps, V+T+V+T (T14-2)", 14, 32, "", s5 ? 2030 : 0},
+        {"seed: recursive 4+4 taps (T14-1)", 10, 32, "deriche", s5 ? 2840 : 0},
+        {"seed: 4+4 taps, V+T+V+T (T14-2)", 14, 32, "deriche-vt16", s5 ? 2030 : 0},
     };
     size_t n = sizeof all / sizeof all[0];
     n = n < max ? n : max;

@@ -9,9 +9,20 @@
 
 enum { B_IN, B_OUT, B_TMP, B_TMP2 };
 /* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block) */
-typedef enum { S_PIXEL, S_FUSED, S_LINE_H, S_LINE_W, S_TRANSPOSE, S_BLOCKS_H, S_BLOCKS_W } shape;
-/* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels */
-typedef enum { X_NONE, X_G, X_G2, X_C, X_BLK_ROWS, X_BLK_COLS } extra_arg;
+/* S_TRANSPOSE: 32x8 groups over 32x32 tiles; S_TRANSPOSE16: the guide's 16x16 groups, one pixel each */
+typedef enum {
+    S_PIXEL,
+    S_FUSED,
+    S_LINE_H,
+    S_LINE_W,
+    S_TRANSPOSE,
+    S_TRANSPOSE16,
+    S_BLOCKS_H,
+    S_BLOCKS_W
+} shape;
+/* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels;
+ * X_D: Deriche's coefficients (a float16) */
+typedef enum { X_NONE, X_G, X_G2, X_C, X_BLK_ROWS, X_BLK_COLS, X_D } extra_arg;
 
 typedef struct step {
     const char *kernel;
@@ -52,6 +63,17 @@ static const step plans[A_COUNT][MAX_STEPS] = {
                {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
+    [A_DR_H] = {{"blur_dr_rows", B_IN, B_OUT, 0, S_LINE_H, X_D}},
+    [A_DR_V] = {{"blur_dr_cols", B_IN, B_OUT, 0, S_LINE_W, X_D}},
+    [A_DR] = {{"blur_dr_rows", B_IN, B_TMP, 0, S_LINE_H, X_D}, {"blur_dr_cols", B_TMP, B_OUT, 0, S_LINE_W, X_D}},
+    [A_DR_VT16] = {{"blur_dr_cols", B_IN, B_TMP, 0, S_LINE_W, X_D},
+                   {"blur_transpose_ls", B_TMP, B_TMP2, 0, S_TRANSPOSE16, X_NONE},
+                   {"blur_dr_cols", B_TMP2, B_TMP, 1, S_LINE_W, X_D},
+                   {"blur_transpose_ls", B_TMP, B_OUT, 1, S_TRANSPOSE16, X_NONE}},
+    [A_RG_VT16] = {{"blur_rg_cols", B_IN, B_TMP, 0, S_LINE_W, X_C},
+                   {"blur_transpose_ls", B_TMP, B_TMP2, 0, S_TRANSPOSE16, X_NONE},
+                   {"blur_rg_cols", B_TMP2, B_TMP, 1, S_LINE_W, X_C},
+                   {"blur_transpose_ls", B_TMP, B_OUT, 1, S_TRANSPOSE16, X_NONE}},
 };
 /* clang-format on */
 
@@ -97,6 +119,10 @@ static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch 
         l->local[1] = 8;
         l->global[0] = round_up(w, 32);
         l->global[1] = (h + 31) / 32 * 8;
+    } else if (sh == S_TRANSPOSE16) {
+        l->local[0] = l->local[1] = 16;
+        l->global[0] = round_up(w, 16);
+        l->global[1] = round_up(h, 16);
     } else if (sh == S_BLOCKS_H || sh == S_BLOCKS_W) {
         size_t blk = (size_t)r->p[P_BLK], lines = sh == S_BLOCKS_H ? h : w, len = sh == S_BLOCKS_H ? w : h;
         l->local[0] = wx;
@@ -152,7 +178,12 @@ static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const
     CG_TRY(clSetKernelArg(k, 3, sizeof h, &h));
     if (p->extra == X_G || p->extra == X_G2)
         CG_TRY(clSetKernelArg(k, 4, sizeof(cl_mem), p->extra == X_G ? &s->g_buf : &s->g2_buf));
-    else if (p->extra != X_NONE) {
+    else if (p->extra == X_D) {
+        cl_float16 dk;
+        for (int i = 0; i < 16; i++)
+            dk.s[i] = s->dk[i];
+        CG_TRY(clSetKernelArg(k, 4, sizeof dk, &dk));
+    } else if (p->extra != X_NONE) {
         CG_TRY(clSetKernelArg(k, 4, sizeof c, &c));
         CG_TRY(clSetKernelArg(k, 5, sizeof m, &m));
     }

@@ -1,5 +1,6 @@
-/* Host arithmetic of the blur ladder: Gaussian weights, the Young-van Vliet coefficients and the double-
- * precision references (separable convolution, recursive Gaussian) with clamp-to-edge borders. */
+/* Host arithmetic of the blur ladder: Gaussian weights, the Young-van Vliet and Deriche coefficients and the
+ * double-precision references (separable convolution, both recursive Gaussians) with clamp-to-edge borders.
+ */
 #include "workloads/blur/blur_ref.h"
 #include <math.h>
 #include <stdlib.h>
@@ -145,6 +146,78 @@ void blur_ref_yvv(const double *in, double *out, size_t w, size_t h, const float
         yvv_line(in + x, out + x, h, w, c, m);
 }
 
+void blur_deriche_coeffs(double sigma, float k[16])
+{
+    const double a0 = 1.68, a1 = 3.735, b0 = 1.783, b1 = 1.723, w0 = 0.6318, w1 = 1.997, c0 = -0.6803,
+                 c1 = -0.2598;
+    double cw0 = cos(w0 / sigma), sw0 = sin(w0 / sigma), cw1 = cos(w1 / sigma), sw1 = sin(w1 / sigma);
+    double e0 = exp(-b0 / sigma), e1 = exp(-b1 / sigma), n[4], d[4], m[4];
+    n[0] = a0 + c0;
+    n[1] = e1 * (c1 * sw1 - (c0 + 2 * a0) * cw1) + e0 * (a1 * sw0 - (2 * c0 + a0) * cw0);
+    n[2] =
+        2 * e0 * e1 * ((a0 + c0) * cw1 * cw0 - a1 * cw1 * sw0 - c1 * cw0 * sw1) + c0 * e0 * e0 + a0 * e1 * e1;
+    n[3] = e1 * e0 * e0 * (c1 * sw1 - c0 * cw1) + e0 * e1 * e1 * (a1 * sw0 - a0 * cw0);
+    d[0] = -2 * e1 * cw1 - 2 * e0 * cw0;
+    d[1] = 4 * cw1 * cw0 * e0 * e1 + e1 * e1 + e0 * e0;
+    d[2] = -2 * cw0 * e0 * e1 * e1 - 2 * cw1 * e1 * e0 * e0;
+    d[3] = e0 * e0 * e1 * e1;
+    for (int i = 0; i < 3; i++) /* h[-j] = h[j]: the anti-causal numerator (n at -1 .. -4) */
+        m[i] = n[i + 1] - d[i] * n[0];
+    m[3] = -d[3] * n[0];
+    double dsum = 1.0, gain = 0.0; /* the DC gain with the float denominator: the float filter's */
+    for (int i = 0; i < 4; i++) {
+        k[8 + i] = (float)d[i];
+        dsum += k[8 + i];
+    }
+    for (int i = 0; i < 4; i++)
+        gain += n[i] + m[i];
+    gain /= dsum;
+    double sn = 0.0, sm = 0.0;
+    for (int i = 0; i < 4; i++) {
+        k[i] = (float)(n[i] / gain);
+        k[4 + i] = (float)(m[i] / gain);
+        sn += k[i];
+        sm += k[4 + i];
+    }
+    k[12] = (float)(sn / dsum);
+    k[13] = (float)(sm / dsum);
+    k[14] = k[15] = 0.0f;
+}
+
+static void deriche_line(const double *in, double *out, size_t n, size_t stride, const float k[16])
+{
+    double x = in[0], i1 = x, i2 = x, i3 = x, i4, o1 = k[12] * x, o2 = o1, o3 = o1, o4 = o1;
+    for (size_t i = 0; i < n; i++) {
+        double i0 = in[i * stride];
+        double o0 =
+            k[0] * i0 + k[1] * i1 + k[2] * i2 + k[3] * i3 - k[8] * o1 - k[9] * o2 - k[10] * o3 - k[11] * o4;
+        out[i * stride] = o0;
+        i3 = i2, i2 = i1, i1 = i0;
+        o4 = o3, o3 = o2, o2 = o1, o1 = o0;
+    }
+    x = in[(n - 1) * stride];
+    i1 = i2 = i3 = i4 = x;
+    o1 = o2 = o3 = o4 = k[13] * x;
+    for (size_t i = n; i-- > 0;) {
+        double o0 =
+            k[4] * i1 + k[5] * i2 + k[6] * i3 + k[7] * i4 - k[8] * o1 - k[9] * o2 - k[10] * o3 - k[11] * o4;
+        out[i * stride] += o0;
+        i4 = i3, i3 = i2, i2 = i1, i1 = in[i * stride];
+        o4 = o3, o3 = o2, o2 = o1, o1 = o0;
+    }
+}
+
+void blur_ref_deriche(const double *in, double *out, size_t w, size_t h, const float k[16], int dir)
+{
+    if (dir == 0) {
+        for (size_t y = 0; y < h; y++)
+            deriche_line(in + y * w, out + y * w, w, 1, k);
+        return;
+    }
+    for (size_t x = 0; x < w; x++)
+        deriche_line(in + x, out + x, h, w, k);
+}
+
 static void to_float(const double *d, float *f, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -192,6 +265,12 @@ cg_status blur_make_refs(blur_state *s)
     to_float(b, s->ref[REF_RG], n);
     blur_ref_yvv(in, b, s->w, s->h, s->c, s->m, 1);
     to_float(b, s->ref[REF_RG_V], n);
+    blur_ref_deriche(in, a, s->w, s->h, s->dk, 0);
+    to_float(a, s->ref[REF_DR_H], n);
+    blur_ref_deriche(a, b, s->w, s->h, s->dk, 1);
+    to_float(b, s->ref[REF_DR], n);
+    blur_ref_deriche(in, b, s->w, s->h, s->dk, 1);
+    to_float(b, s->ref[REF_DR_V], n);
     free(in);
     free(a);
     free(b);
@@ -205,5 +284,14 @@ cg_status blur_make_refs(blur_state *s)
         blur_max_diff(s->ref[REF_RG_H], s->ref[REF_GAUSS_H], s->w, s->h, m),
         blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, 0),
         blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, m));
+    CG_INFO(
+        "blur: Deriche vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
+        "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",
+        s->sigma, m, blur_max_diff(s->ref[REF_DR], s->ref[REF_GAUSS], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_DR], s->ref[REF_GAUSS], s->w, s->h, m),
+        blur_max_diff(s->ref[REF_DR_H], s->ref[REF_GAUSS_H], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_DR_H], s->ref[REF_GAUSS_H], s->w, s->h, m),
+        blur_max_diff(s->ref[REF_DR_V], s->ref[REF_GAUSS_V], s->w, s->h, 0),
+        blur_max_diff(s->ref[REF_DR_V], s->ref[REF_GAUSS_V], s->w, s->h, m));
     return CG_OK;
 }

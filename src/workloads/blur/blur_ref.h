@@ -22,6 +22,31 @@ void blur_yvv_coeffs(double sigma, float c[4]);
  * (constant) extension and the anti-causal pass runs back over it, computed in double over 20000 samples
  * (far past where the filter's response has decayed, for every sigma it accepts). */
 void blur_yvv_boundary(const float c[4], float m[9]);
+/* Deriche's 4th-order recursive Gaussian (R. Deriche, "Recursively implementing the Gaussian and its
+ * derivatives", INRIA RR-1893, 1993): h(x) = (a0 cos(w0 x/s) + a1 sin(w0 x/s)) e^(-b0 x/s) + (c0 cos(w1 x/s)
+ * + c1 sin(w1 x/s)) e^(-b1 x/s) for x >= 0, mirrored for x < 0, with a0 1.68, a1 3.735, b0 1.783, b1 1.723,
+ * w0 0.6318, w1 1.997, c0 -0.6803, c1 -0.2598, as the sum of a causal filter (h at n >= 0) and an anti-causal
+ * one (h at n <= -1), each 4 feed-forward and 4 feedback taps: y+[n] = n0 x[n] + .. + n3 x[n-3] - d1 y+[n-1]
+ * - ..
+ * - d4 y+[n-4]; y-[n] = m1 x[n+1] + .. + m4 x[n+4] - d1 y-[n+1] - .. - d4 y-[n+4]; y = y+ + y-. k[0..3] =
+ * n0..n3, k[4..7] = m1..m4, k[8..11] = d1..d4 (floats, the numerators scaled so that the DC gain of the float
+ * filter is 1 up to their rounding), k[12], k[13] = the steady-state outputs of the causal and anti-causal
+ * filters per unit of a constant input, sum n / (1 + sum d) and sum m / (1 + sum d), from the float
+ * coefficients; k[14], k[15] = 0. */
+void blur_deriche_coeffs(double sigma, float k[16]);
+/* The same recursion in double from the float coefficients k, along rows (dir 0) or columns (dir 1): the
+ * causal pass started at the steady state of the first sample (inputs x[-1..-3] and outputs y+[-1..-4] as for
+ * a line extended by that sample forever), the anti-causal pass at the steady state of the last; its output
+ * added to the causal one. Exactly the filter h applied to the line extended by its edge samples
+ * (clamp-to-edge), since each part reads the input on one side only. in and out are w x h, distinct. */
+void blur_ref_deriche(const double *in, double *out, size_t w, size_t h, const float k[16], int dir);
+/* blur_bound_dr.c: the largest |float kernel - double reference| of the Deriche filter along one direction
+ * for inputs within [-x, x] that carry errors up to ein already: every rounding of an 8-term dot product
+ * bounded by gamma_8 (any order, FMA or not), carried to the outputs by the l1 norm of the feedback's impulse
+ * response, the starts' roundings by the homogeneous response, the final sum's rounding, and ein by the l1
+ * norm of the whole filter. Independent of the line's length. *out_sup gets the bound on |output|. INFINITY
+ * when the feedback amplifies its own roundings too much for a bound. */
+double blur_deriche_bound(const float k[16], double x, double ein, double *out_sup);
 
 /* One pass of the sampled Gaussian along rows (dir 0) or columns (dir 1): out = in convolved with the 2r+1
  * weights g, taps clamped to the picture. in and out are w x h, distinct. */
