@@ -85,6 +85,7 @@ cg_status cg_cmd_devices(const cg_opts *o, FILE *out)
     for (size_t i = 0; ok && i < l.n; i++) {
         cg_report_device d;
         cg_device_probe_fp16(&l.dev[i]);
+        cg_device_probe_wg_multiple(&l.dev[i]);
         cg_cli_fill_device(&d, &l.dev[i]);
         if (arr)
             ok = add_json(arr, &l.dev[i], &d);

@@ -3,6 +3,7 @@
  * figures, or the quick ones with --quick), which `run` then uses. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
@@ -46,6 +47,7 @@ static void save_roofline(const cg_ctx *ctx, const cg_opts *o, const cg_report *
     cg_roofline r = {0};
     cg_peak_ceilings(rep, &r.copy_gbps, &r.read_gbps, &r.mad_gflops);
     r.full = !o->quick;
+    if (o->timer && strcmp(o->timer, "events")) return; /* the roofline is events-timed */
     if (r.copy_gbps > 0 && r.read_gbps > 0 && r.mad_gflops > 0) cg_roofline_save(ctx, &r);
 }
 
@@ -54,6 +56,11 @@ static cg_status check_opts(const cg_opts *o, bool *sel, unsigned *mask)
     char err[160];
     cg_status st = cg_peak_select(o->only, o->quick, sel);
     if (st != CG_OK) return st;
+    cg_peak_timer t;
+    if (o->timer && !cg_peak_timer_parse(o->timer, &t)) {
+        CG_ERROR("unknown --timer '%s': use events, host or both", o->timer);
+        return CG_E_USAGE;
+    }
     if (o->mask && !cg_feature_parse(o->mask, mask, err, sizeof err)) {
         CG_ERROR("unknown feature '%s' in --mask-features; features: " CG_FEAT_LIST, err);
         return CG_E_USAGE;
@@ -76,10 +83,12 @@ cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_report_init_kind(&rep, CG_KIND_PEAK);
     if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
     cg_device_probe_fp16(&l.dev[dev - l.dev]); /* NVIDIA does not list cl_khr_fp16: compile to learn */
+    cg_device_probe_wg_multiple(&l.dev[dev - l.dev]);
     if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
     bool tty = !o->quiet && isatty(STDERR_FILENO);
-    cg_peak_opts po = {o->quick, o->max_time, o->seed, tty ? progress : NULL, NULL};
+    cg_peak_opts po = {o->quick, o->max_time, o->seed, tty ? progress : NULL, NULL, CG_PEAK_TIMER_EVENTS};
+    cg_peak_timer_parse(o->timer ? o->timer : "events", &po.timer); /* checked by check_opts */
     if (!o->quiet)
         CG_INFO("measuring the ceilings of %s (--max-time %g s per figure)", dev->name, o->max_time);
     st = cg_peak_run(&ctx, &po, sel, &rep);

@@ -417,6 +417,7 @@ cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_report rep;
     cg_report_init(&rep);
     if ((st = cg_device_select(&l, o->device, &dev)) != CG_OK) goto out_list;
+    cg_device_probe_wg_multiple(&l.dev[dev - l.dev]); /* the device block is the same in run, peak, devices */
     if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
     if ((st = validate_all(&ctx, o, &t, &ro)) == CG_OK) st = run_ladders(&ctx, o, &t, &ro, &rep);

@@ -55,6 +55,11 @@ void cg_cli_fill_device(cg_report_device *rd, const cg_device *d)
     rd->const_mem = d->const_mem;
     rd->max_alloc = d->max_alloc;
     rd->max_wg = d->max_wg;
+    rd->global_cacheline = d->global_cacheline;
+    rd->wg_multiple = d->wg_multiple;
+    snprintf(rd->local_mem_type, sizeof rd->local_mem_type, "%s", cg_local_mem_type_name(d->local_mem_type));
+    snprintf(rd->global_cache_type, sizeof rd->global_cache_type, "%s",
+             cg_cache_type_name(d->global_cache_type));
     rd->images = d->images;
     rd->fp64 = d->fp64;
     rd->nvidia_ptx = d->nvidia;

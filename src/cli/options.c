@@ -96,6 +96,11 @@ static const cg_opt_row cg_opt_rows[] = {
     {"max-time", CG_ARG_DBL, O(max_time), C_PEAK, "S",
      "peak: seconds of timed runs per figure (default 1; one launch stays under 0.5 s: no watchdog)", 0,
      TEXT_},
+    {"timer", CG_ARG_STR, O(timer), C_PEAK, "HOW",
+     "peak: events (default: profiling start->end of each run), host (seed 001's method: 2 warm-ups, host "
+     "clock around 10 runs + clFinish, / 10) or both (a host-timer row beside each figure); honoured by "
+     "bandwidth read/write/copy and the compute tests, the others use events",
+     0, CG_COMPLETE_WORDS, "events host both", .takes = NULL},
     {"quiet", CG_ARG_FLAG, O(quiet), C_RUN | C_DEV | C_LIST | C_PEAK, NULL,
      "no table, progress or notes: errors only, and for run one summary line on stderr (run and peak write "
      "results only with --json/--csv/--html)",
@@ -233,7 +238,7 @@ static const struct {
     [CG_CMD_RUN] = {"run", "WORKLOAD[:RUNG][,...]|all [options]",
                     "run ladders: verify and time every rung, report rates and roofline %"},
     [CG_CMD_PEAK] =
-        {"peak", "[-d SEL] [--only LIST] [-j FILE] [--csv FILE] [--quick]",
+        {"peak", "[-d SEL] [--only LIST] [-j FILE] [--quick] [--timer HOW]",
          "measure the device's ceilings: bandwidth, compute, transfers, latency, local, atomics, images"},
     [CG_CMD_REPORT] = {"report", "RUN.json... [--html FILE]",
                        "print the tables of saved runs, or write them as one HTML page with charts"},

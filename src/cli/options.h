@@ -84,6 +84,7 @@ typedef struct cg_opts {
     const char *only;                /* peak --only */
     bool quick;                      /* peak --quick */
     double max_time;                 /* peak --max-time (seconds per figure) */
+    const char *timer;               /* peak --timer: "events", "host" or "both"; NULL: not given (events) */
     const char *html;                /* run, report --html */
     double threshold;                /* compare --threshold, percent (default 5) */
     const char *files[CG_MAX_FILES]; /* report, compare: the run files (JSON) */

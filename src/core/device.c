@@ -102,6 +102,9 @@ static void fill_device(cg_device *d)
     INFO_NUM(id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, d->const_mem);
     INFO_NUM(id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, d->global_cache);
     INFO_NUM(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, d->max_wg);
+    INFO_NUM(id, CL_DEVICE_LOCAL_MEM_TYPE, d->local_mem_type);
+    INFO_NUM(id, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, d->global_cache_type);
+    INFO_NUM(id, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, d->global_cacheline);
     cl_bool img = CL_FALSE;
     INFO_NUM(id, CL_DEVICE_IMAGE_SUPPORT, img);
     d->images = img == CL_TRUE;

@@ -46,6 +46,10 @@ typedef struct cg_device {
     cl_uint compute_units, clock_mhz, address_bits;
     cl_ulong global_mem, local_mem, max_alloc, const_mem, global_cache;
     size_t max_wg;
+    cl_device_local_mem_type local_mem_type;    /* CL_LOCAL (dedicated), CL_GLOBAL (emulated in global) */
+    cl_device_mem_cache_type global_cache_type; /* CL_NONE, CL_READ_ONLY_CACHE, CL_READ_WRITE_CACHE */
+    cl_uint global_cacheline;                   /* bytes */
+    size_t wg_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of a trivial kernel; 0 until probed */
     bool images, fp64;
     cg_fp16_support fp16; /* CG_FP16_UNKNOWN until cg_device_probe_fp16 runs */
     bool nvidia;          /* platform is NVIDIA's: inline PTX available */
@@ -70,6 +74,13 @@ cg_status cg_device_select(const cg_device_list *l, const char *sel, const cg_de
 /* Test-compiles a half-precision kernel to learn whether fp16 arithmetic works (NVIDIA does not list
  * cl_khr_fp16); sets d->fp16 and the CG_FEAT_FP16 bit. */
 void cg_device_probe_fp16(cg_device *d);
+
+/* Builds a trivial kernel to read its CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE into d->wg_multiple (the
+ * warp or wavefront width on most GPUs); leaves 0 when the build fails. */
+void cg_device_probe_wg_multiple(cg_device *d);
+/* "local", "global" or "none"; "none", "read-only" or "read-write". */
+const char *cg_local_mem_type_name(cl_device_local_mem_type t);
+const char *cg_cache_type_name(cl_device_mem_cache_type t);
 
 /* "GPU", "CPU", "ACCELERATOR", "DEFAULT" or "OTHER". */
 const char *cg_device_type_name(cl_device_type t);

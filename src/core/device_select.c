@@ -90,6 +90,34 @@ static const char fp16_probe[] = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\
                                  "    x[i] = a * b + a;\n"
                                  "}\n";
 
+void cg_device_probe_wg_multiple(cg_device *d)
+{
+    const char *src = "__kernel void k(__global float *a) { a[get_global_id(0)] += 1.0f; }";
+    cl_int err;
+    size_t m = 0;
+    cl_context c = clCreateContext(NULL, 1, &d->id, NULL, NULL, &err);
+    cl_program p = c ? clCreateProgramWithSource(c, 1, &src, NULL, &err) : NULL;
+    cl_kernel k =
+        p && clBuildProgram(p, 1, &d->id, "", NULL, NULL) == CL_SUCCESS ? clCreateKernel(p, "k", &err) : NULL;
+    if (k && clGetKernelWorkGroupInfo(k, d->id, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof m, &m,
+                                      NULL) != CL_SUCCESS)
+        m = 0;
+    d->wg_multiple = m;
+    if (k) clReleaseKernel(k);
+    if (p) clReleaseProgram(p);
+    if (c) clReleaseContext(c);
+}
+
+const char *cg_local_mem_type_name(cl_device_local_mem_type t)
+{
+    return t == CL_LOCAL ? "local" : t == CL_GLOBAL ? "global" : "none";
+}
+
+const char *cg_cache_type_name(cl_device_mem_cache_type t)
+{
+    return t == CL_READ_ONLY_CACHE ? "read-only" : t == CL_READ_WRITE_CACHE ? "read-write" : "none";
+}
+
 void cg_device_probe_fp16(cg_device *d)
 {
     bool listed = false;

@@ -140,7 +140,10 @@ typedef struct cg_result {
 typedef struct cg_report_device {
     char platform[128], platform_version[128], name[256], vendor[128], version[128], driver[128], type[16];
     char c_version[128];
-    unsigned compute_units, clock_mhz;
+    char local_mem_type[8],
+        global_cache_type[12]; /* "local"/"global"/"none"; "none"/"read-only"/"read-write" */
+    unsigned compute_units, clock_mhz, global_cacheline;
+    unsigned long long wg_multiple; /* preferred work-group size multiple; 0: unknown */
     unsigned long long global_mem, global_cache, local_mem, const_mem, max_alloc, max_wg;
     bool images, fp64, nvidia_ptx;
     bool fp16, fp16_known; /* fp16 is written as null while not known (`run` does not probe it) */

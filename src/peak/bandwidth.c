@@ -102,6 +102,7 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
         cg_peak_set_rate(row, (double)bytes * (kind == BW_COPY ? 2 : 1), best, runs, kind_note[kind]);
 out:
     if (st != CG_OK && row) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error (see the log)");
+    cg_peak_timer_row(e, row); /* last: it may move the rows */
     if (p) clReleaseProgram(p);
     return st;
 }
@@ -111,6 +112,7 @@ static cg_status sweep_widths(cg_peak_env *e, int kind)
     cg_status st = CG_OK;
     cl_mem a = NULL, b = NULL;
     size_t bytes = buffer_bytes(e);
+    e->host_ok = true; /* read, write and copy honour --timer */
     if ((st = alloc(e, bytes, kind != BW_WRITE, &a)) != CG_OK) goto out;
     if ((st = alloc(e, bytes, false, &b)) != CG_OK) goto out;
     for (size_t i = 0; i < sizeof widths / sizeof widths[0] && st == CG_OK; i++)

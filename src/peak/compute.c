@@ -165,6 +165,7 @@ static cg_status one_width(cg_peak_env *e, const kind_def *k, int vw, cl_mem out
         if (st == CG_OK) st = one_form(e, &idle, vw, out, gsz, row);
     }
     if (st != CG_OK) cg_peak_set_status(row, CG_RUNG_CL_ERROR, "OpenCL error or build failure (see the log)");
+    cg_peak_timer_row(e, row); /* last: it may move the rows */
     return st;
 }
 
@@ -178,6 +179,7 @@ static cg_status sweep(cg_peak_env *e, const kind_def *k, const char *missing)
         return row ? CG_OK : CG_E_RUNTIME;
     }
     bool gpu = e->ctx->dev->type & CL_DEVICE_TYPE_GPU;
+    e->host_ok = true; /* every compute test honours --timer */
     size_t gsz = (size_t)e->ctx->dev->compute_units * (gpu ? 16384 : 256);
     CG_TRY_OBJ(out, clCreateBuffer(e->ctx->context, CL_MEM_READ_WRITE, gsz * 8, NULL, CG_ERRP));
     for (size_t i = 0; i < sizeof widths / sizeof widths[0] && st == CG_OK; i++)

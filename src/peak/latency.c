@@ -1,6 +1,7 @@
 /* Kernel launch latency of an empty kernel as a distribution: enqueue-to-start (profiling QUEUED -> START,
- * clpeak's definition, though clpeak launches a small kernel and averages) and end-to-end (host clock around
- * clEnqueueNDRangeKernel + clFinish). Rows: min, median, mean, p99 in microseconds. */
+ * clpeak's definition, though clpeak launches a small kernel and averages), split at SUBMIT (QUEUED ->
+ * SUBMIT: the runtime hands the command to the device; SUBMIT -> START: the device starts it), and end-to-end
+ * (host clock around clEnqueueNDRangeKernel + clFinish). Rows: min, median, mean, p99 in microseconds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -14,19 +15,32 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static cg_status sample(cg_peak_env *e, cl_kernel k, double *queued_start, double *end_to_end)
+/* The three profiling intervals of one launch: QUEUED -> START, QUEUED -> SUBMIT, SUBMIT -> START. */
+typedef struct lat {
+    double *qs, *qsub, *subs;
+} lat;
+
+static double span(cl_ulong a, cl_ulong b)
+{
+    return b > a ? (double)(b - a) * 1e-9 : 0;
+}
+
+static cg_status sample(cg_peak_env *e, cl_kernel k, const lat *l, int i, double *end_to_end)
 {
     cg_status st = CG_OK;
     cl_event ev = NULL;
     size_t g = 32;
-    cl_ulong q, s;
+    cl_ulong q, sub, s;
     double t0 = now();
     CG_TRY(clEnqueueNDRangeKernel(e->ctx->queue, k, 1, NULL, &g, NULL, 0, NULL, &ev));
     CG_TRY(clFinish(e->ctx->queue));
     *end_to_end = now() - t0;
     CG_TRY(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof q, &q, NULL));
+    CG_TRY(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_SUBMIT, sizeof sub, &sub, NULL));
     CG_TRY(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL));
-    *queued_start = s > q ? (double)(s - q) * 1e-9 : 0;
+    l->qs[i] = span(q, s);
+    l->qsub[i] = span(q, sub);
+    l->subs[i] = span(sub, s);
 out:
     if (ev) clReleaseEvent(ev);
     return st;
@@ -64,23 +78,29 @@ cg_status cg_peak_latency(cg_peak_env *e)
     cl_kernel k = NULL;
     int cap = e->o->quick ? 200 : 5000, n = 0;
     double *qs = malloc((size_t)cap * sizeof *qs), *ee = malloc((size_t)cap * sizeof *ee), t0;
-    CG_FAIL_IF(!qs || !ee, CG_E_RUNTIME, "out of host memory");
+    double *qsub = malloc((size_t)cap * sizeof *qsub), *subs = malloc((size_t)cap * sizeof *subs);
+    lat l = {qs, qsub, subs};
+    CG_FAIL_IF(!qs || !ee || !qsub || !subs, CG_E_RUNTIME, "out of host memory");
     if ((st = cg_peak_build(e, "latency.cl", "", &p)) != CG_OK) goto out;
     CG_TRY_OBJ(k, clCreateKernel(p, "empty", CG_ERRP));
     for (int w = 0; w < 10 && st == CG_OK; w++) /* warm-up */
-        st = sample(e, k, &qs[0], &ee[0]);
+        st = sample(e, k, &l, 0, &ee[0]);
     t0 = now();
     while (st == CG_OK && n < cap && (n < 20 || now() - t0 < e->o->max_time)) {
-        st = sample(e, k, &qs[n], &ee[n]);
+        st = sample(e, k, &l, n, &ee[n]);
         n += st == CG_OK;
     }
     if (st == CG_OK) {
         rows(e, "queued->start", qs, n);
+        rows(e, "queued->submit", qsub, n);
+        rows(e, "submit->start", subs, n);
         rows(e, "enqueue+finish", ee, n);
     }
 out:
     if (k) clReleaseKernel(k);
     if (p) clReleaseProgram(p);
+    free(subs);
+    free(qsub);
     free(ee);
     free(qs);
     return st;

@@ -51,6 +51,14 @@ const cg_peak_test cg_peak_tests[] = {
      cg_peak_scatter, false},
     {"channels", "scatter", "columns at a pitch of 1..64 KiB vs one float longer: channel camping",
      cg_peak_channels, false},
+    {"alloc", "overheads", "create+release of buffers and images 4 KiB..256 MiB; their first write",
+     cg_peak_ovh_alloc, false},
+    {"transfers", "overheads", "N x 4 KiB writes/reads vs one of N x 4 KiB (16 MiB): many small vs one",
+     cg_peak_ovh_transfers, false},
+    {"events", "overheads", "host time per launch of a tiny kernel: NULL event vs an event requested",
+     cg_peak_ovh_events, false},
+    {"queues", "overheads", "many small independent kernels: in-order vs out-of-order queue",
+     cg_peak_ovh_queues, false},
 };
 const size_t cg_peak_ntests = sizeof cg_peak_tests / sizeof cg_peak_tests[0];
 _Static_assert(sizeof cg_peak_tests / sizeof cg_peak_tests[0] <= CG_PEAK_MAX_TESTS,
@@ -102,7 +110,7 @@ cg_status cg_peak_select(const char *only, bool quick, bool *sel)
 
 cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_report *rep)
 {
-    cg_peak_env e = {ctx, o, rep, NULL, NULL, NULL};
+    cg_peak_env e = {ctx, o, rep, NULL, NULL, NULL, false, 0};
     cg_status st = CG_OK;
     size_t n_sel = 0, k = 0;
     for (size_t i = 0; i < cg_peak_ntests; i++)
@@ -113,6 +121,8 @@ cg_status cg_peak_run(cg_ctx *ctx, const cg_peak_opts *o, const bool *sel, cg_re
         if (!sel[i]) continue;
         e.family = cg_peak_tests[i].family;
         e.test = cg_peak_tests[i].name;
+        e.host_ok = false;
+        e.host_best = 0;
         size_t before = rep->n;
         cg_status s = cg_peak_tests[i].run(&e);
         if (s != CG_OK && rep->n == before) {

@@ -20,12 +20,23 @@
 typedef void (*cg_peak_progress_fn)(const cg_report *rep, size_t first, size_t i, size_t n, double elapsed_s,
                                     void *user);
 
+/* How the kernel tests that honour --timer time a launch (the others always use events). */
+typedef enum cg_peak_timer {
+    CG_PEAK_TIMER_EVENTS, /* profiling START -> END of each launch, best of the runs (the default) */
+    CG_PEAK_TIMER_HOST,   /* seed 001's Listing 14-1: 2 warm-ups, then host clock around 10 launches +
+                           * clFinish, / 10 */
+    CG_PEAK_TIMER_BOTH    /* events as the figure, plus a "host-timer" row and the ratio */
+} cg_peak_timer;
+/* "events", "host", "both" into *t; false for another word. */
+bool cg_peak_timer_parse(const char *s, cg_peak_timer *t);
+
 typedef struct cg_peak_opts {
     bool quick;      /* fewer variants and sizes: what `run` measures when no cache exists */
     double max_time; /* seconds of timed runs per figure (one launch also stays under CG_PEAK_WATCHDOG_S) */
     uint64_t seed;   /* seed of the random input data */
     cg_peak_progress_fn progress; /* NULL: silent */
     void *user;                   /* handed to progress */
+    cg_peak_timer timer;          /* --timer (events when zero-initialised) */
 } cg_peak_opts;
 
 /* What a test function gets: the device, the options, and the report its rows go to. */
@@ -35,6 +46,8 @@ typedef struct cg_peak_env {
     cg_report *rep;
     const char *family, *test; /* of the running test, copied into each row */
     cl_program util;           /* bandwidth.cl with default options (the random fill), built on first use */
+    bool host_ok;              /* the running test honours --timer (set by the test, cleared per test) */
+    double host_best;          /* --timer both: shortest host-timed launch since the last cg_peak_timer_row */
 } cg_peak_env;
 
 typedef cg_status (*cg_peak_fn)(cg_peak_env *e);
@@ -101,6 +114,10 @@ cg_status cg_peak_check_items(cg_peak_env *e, cl_mem out, cg_peak_elem t, const 
 /* A launch time of one kernel: one untimed warm-up, then timed runs until max_time is used up (at least 2,
  * at most 10; 3 with --quick). *best is the shortest run in seconds. local 0: the runtime picks. */
 cg_status cg_peak_time_kernel(cg_peak_env *e, cl_kernel k, size_t gsz, size_t lsz, double *best, int *runs);
+/* --timer for a test that honours it (e->host_ok): with host, notes in row that its figure is host-timed;
+ * with both, appends a "<variant> host-timer" row of the host figure (e->host_best, same amount) whose note
+ * gives the events/host ratio. Resets e->host_best. NULL row or events: nothing. */
+void cg_peak_timer_row(cg_peak_env *e, cg_result *row);
 /* One timed launch (waits for it): seconds from the profiling counters. */
 cg_status cg_peak_launch(cg_peak_env *e, cl_kernel k, size_t gsz, size_t lsz, double *seconds);
 /* Seconds one launch of a fitted-work test should take: max_time / 10, at most 50 ms (10 ms with --quick). */

@@ -37,5 +37,9 @@ cg_status cg_peak_coalescing(cg_peak_env *e);
 cg_status cg_peak_divergence(cg_peak_env *e);
 cg_status cg_peak_scatter(cg_peak_env *e);
 cg_status cg_peak_channels(cg_peak_env *e);
+cg_status cg_peak_ovh_alloc(cg_peak_env *e);
+cg_status cg_peak_ovh_transfers(cg_peak_env *e);
+cg_status cg_peak_ovh_events(cg_peak_env *e);
+cg_status cg_peak_ovh_queues(cg_peak_env *e);
 
 #endif

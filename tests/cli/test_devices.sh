@@ -37,6 +37,20 @@ assert rep["device"]["name"] == sys.argv[2], (rep["device"]["name"], sys.argv[2]
 ' "$last_stdout" "$name"
 fi
 
+# --- the facts the seeds query: local memory type, global cache type and line, preferred work-group multiple
+expect "devices: local memory type" 0 "^  Local memory type +(local|global|none)$" -- "$bin" devices
+expect "devices: global cache type" 0 "^  Global cache type +(none|read-only|read-write)$" -- "$bin" devices
+expect "devices: global cache line" 0 "^  Global cache line \(B\) +[0-9]+$" -- "$bin" devices
+expect "devices: preferred work-group multiple" 0 "^  Preferred WG multiple +[1-9][0-9]*$" -- "$bin" devices
+check "devices --json: the new facts" -- python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+assert d["local_mem_type"] in ("local", "global", "none"), d
+assert d["global_cache_type"] in ("none", "read-only", "read-write"), d
+assert isinstance(d["global_cacheline_bytes"], int) and d["global_cacheline_bytes"] >= 0, d
+assert isinstance(d["preferred_work_group_multiple"], int) and d["preferred_work_group_multiple"] >= 1, d
+' "$tmp/devices.json"
+
 # --- $CLGAUGE_DEVICE
 expect "CLGAUGE_DEVICE=nosuchdevice" 2 "no device matches 'nosuchdevice'" -- \
     env CLGAUGE_DEVICE=nosuchdevice "$bin" "${tiny[@]}"

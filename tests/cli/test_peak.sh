@@ -11,12 +11,13 @@ man_page=$TESTDATA/../../docs/clgauge.1
 
 # --- help
 expect "overview lists peak" 0 "^  peak " -- "$bin" --help
-for opt in device only json csv quick max-time seed no-cache cache-dir mask-features kernel-dir quiet; do
+for opt in device only json csv quick max-time timer seed no-cache cache-dir mask-features kernel-dir quiet; do
     expect "peak --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" peak --help
     check "man page documents peak --$opt" -- bash -c 'sed "s/\\\\-/-/g" "$1" | sed -n "/^\.SS Options of peak/,/^\.S[SH] [A-Z]/p" | grep -q -- "--$2"' _ "$man_page" "$opt"
 done
 for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 crossover chains pageable pinned map launch \
-    local-bw bank atomic-global atomic-local image sizes coalescing divergence scatter channels; do
+    local-bw bank atomic-global atomic-local image sizes coalescing divergence scatter channels alloc transfers events \
+    queues; do
     expect "peak --help lists test $t" 0 "^  [a-z]+ +$t " -- "$bin" peak --help
 done
 expect "help peak" 0 "^Usage: clgauge peak " -- "$bin" help peak
@@ -28,7 +29,8 @@ expect "--only unknown lists families and tests" 1 "bandwidth read write copy.*c
 expect "--only unknown lists the seeds' families" 1 "balance crossover chains.*cache sizes; rules coalescing divergence; scatter scatter channels" -- "$bin" peak --only nosuch
 check "man page lists every family and test for --only" -- bash -c '
     page=$(sed "s/\\\\-/-/g" "$1" | sed -n "/^\.BI --only/,/^\.TP/p")
-    for w in balance crossover chains cache sizes rules coalescing divergence scatter channels; do
+    for w in balance crossover chains cache sizes rules coalescing divergence scatter channels overheads alloc transfers \
+        events queues; do
         grep -qw -- "$w" <<<"$page" || { echo "man page: --only does not list $w"; exit 1; }
     done' _ "$man_page"
 expect "--only with one bad name" 1 "unknown peak test 'fp33'" -- "$bin" peak --only fp32,fp33
@@ -38,6 +40,12 @@ expect "--max-time 0" 1 "--max-time expects a positive number" -- "$bin" peak --
 expect "--max-time -1" 1 "--max-time expects a positive number" -- "$bin" peak --max-time -1
 expect "--max-time abc" 1 "--max-time expects a positive number" -- "$bin" peak --max-time abc
 expect "--seed -3" 1 "--seed expects a non-negative integer" -- "$bin" peak --seed -3
+expect "--timer bad value" 1 "unknown --timer 'nosuch': use events, host or both" -- "$bin" peak --timer nosuch --only launch
+expect "--timer empty" 1 "--timer needs a non-empty value" -- "$bin" peak --timer= --only launch
+expect "--timer needs a value" 1 "--timer needs a value" -- "$bin" peak --timer
+expect "--timer is peak's only" 1 "unknown option '--timer'" -- "$bin" run reduction:naive --timer host
+expect "--help says which tests honour --timer" 0 "honoured by" -- \
+    "$bin" peak --help
 expect "--quick takes no value" 1 "takes no value" -- "$bin" peak --quick=1
 expect "--mask-features bogus" 1 "unknown feature 'bogus'" -- "$bin" peak --mask-features bogus
 expect "stray argument" 1 "unexpected argument 'read'" -- "$bin" peak read
@@ -104,6 +112,39 @@ for r in rep:
 ' "$tmp/sd.json"
 check "CSV: the read-rep rows" -- grep -q '^cache,sizes,read-rep 4 KiB,[0-9.e+-]*,GB/s,ok,[0-9]*,.*x the buffer in one launch; checked' \
     "$tmp/sd.csv"
+# --only overheads: the four tests of the family and nothing else; the ratio rows
+expect "--only overheads" 0 "" -- "$bin" peak --quick --only overheads --max-time 0.01 --no-cache --json "$tmp/ovh.json" \
+    --csv "$tmp/ovh.csv"
+check "--only overheads: alloc, transfers, events, queues only" -- python3 -c '
+import json, sys
+tests = {r["test"] for r in json.load(open(sys.argv[1]))["results"]}
+assert tests == {"alloc", "transfers", "events", "queues"}, tests
+' "$tmp/ovh.json"
+check "CSV: the transfers ratio row" -- grep -q '^overheads,transfers,write small/large,[0-9.e+-]*,x,ok,' "$tmp/ovh.csv"
+expect "--only events,alloc: tests under overheads" 0 "^overheads +events +event/NULL" -- "$bin" peak --quick \
+    --only events,alloc --max-time 0.01 --no-cache
+expect "--mask-features images: the image rows of alloc unsupported" 0 "^overheads +alloc +image +unsupported" -- \
+    "$bin" peak --quick --only alloc --max-time 0.01 --mask-features images --no-cache
+# --timer both: a host-timer row after each read/copy/fp32 figure; host: the figure itself host-timed
+expect "--timer both" 0 "" -- "$bin" peak --quick --only read,fp32 --max-time 0.01 --timer both --no-cache \
+    --json "$tmp/tb.json" --cache-dir "$tmp/tbcache"
+check "--timer both: each figure and its host-timer row with the ratio" -- python3 -c '
+import json, re, sys
+rows = json.load(open(sys.argv[1]))["results"]
+for t in ("read", "fp32"):
+    ev = [r for r in rows if r["test"] == t and not r["variant"].endswith("host-timer")]
+    ho = [r for r in rows if r["test"] == t and r["variant"].endswith("host-timer")]
+    assert len(ev) == len(ho) >= 1, (t, ev, ho)
+    for e, h in zip(ev, ho):
+        assert h["variant"] == e["variant"] + " host-timer" and h["status"] == "ok" and h["value"] > 0, h
+        assert h["amount"] == e["amount"] and h["runs"] == 10, h
+        assert re.search(r"10 runs after 2 warm-ups.*events/host time [0-9.]+", h["counts"]), h
+' "$tmp/tb.json"
+check "--timer both writes no roofline cache" -- test ! -e "$tmp/tbcache"
+expect "--timer host: the figure is host-timed" 0 "^bandwidth +read +float4 +[0-9.]+ GB/s .*host timer \(10 runs" -- \
+    "$bin" peak --quick --only read --max-time 0.01 --timer host --no-cache
+expect "--timer host: other tests unchanged (events)" 0 "!host-timer" -- "$bin" peak --quick --only launch \
+    --max-time 0.01 --timer both --no-cache
 expect "--mask-features fp64: fp64 unsupported" 0 "^compute +fp64 +double +unsupported" -- "$bin" peak --only fp64 \
     --max-time 0.01 --mask-features fp64 --no-cache
 expect "--mask-features images: image unsupported" 0 "^image +image .*unsupported" -- "$bin" peak --only image \

@@ -92,7 +92,7 @@ static void test_tables(void **state)
     (void)state;
     assert_true(count_kind(CG_KIND_RUN) >= 34);
     assert_int_equal(count_kind(CG_KIND_PEAK), 11);
-    assert_int_equal(cg_device_nfields, 20);
+    assert_int_equal(cg_device_nfields, 24);
     check_table(cg_row_fields, cg_row_nfields, sizeof(cg_result), false, CG_KIND_RUN);
     check_table(cg_row_fields, cg_row_nfields, sizeof(cg_result), false, CG_KIND_PEAK);
     check_table(cg_device_fields, cg_device_nfields, sizeof(cg_report_device), true, 0);

@@ -80,6 +80,22 @@ static void test_runs_within(void **state)
     assert_int_equal(cg_peak_runs_within(0, 1.0, 2, 10), 10);
 }
 
+static void test_timer_parse(void **state)
+{
+    (void)state;
+    cg_peak_timer t = CG_PEAK_TIMER_HOST;
+    assert_true(cg_peak_timer_parse("events", &t));
+    assert_int_equal(t, CG_PEAK_TIMER_EVENTS);
+    assert_true(cg_peak_timer_parse("host", &t));
+    assert_int_equal(t, CG_PEAK_TIMER_HOST);
+    assert_true(cg_peak_timer_parse("both", &t));
+    assert_int_equal(t, CG_PEAK_TIMER_BOTH);
+    assert_false(cg_peak_timer_parse("Both", &t)); /* exact words only; *t unchanged */
+    assert_false(cg_peak_timer_parse("", &t));
+    assert_false(cg_peak_timer_parse(NULL, &t));
+    assert_int_equal(t, CG_PEAK_TIMER_BOTH);
+}
+
 static void test_quantile(void **state)
 {
     (void)state;
@@ -120,6 +136,10 @@ static void test_select(void **state)
     assert_int_equal(cg_peak_select("bandwidth,fp32", false, sel), CG_OK);
     assert_int_equal(count(sel), 7);
     assert_true(selected(sel, "gather") && selected(sel, "fp32") && !selected(sel, "fp64"));
+    assert_int_equal(cg_peak_select("overheads", false, sel), CG_OK); /* the family, never in --quick's set */
+    assert_int_equal(count(sel), 4);
+    assert_true(selected(sel, "alloc") && selected(sel, "transfers") && selected(sel, "events") &&
+                selected(sel, "queues"));
     assert_int_equal(cg_peak_select("latency", true, sel), CG_OK); /* --only wins over --quick's set */
     assert_int_equal(count(sel), 1);
     last_line[0] = 0;
@@ -127,6 +147,7 @@ static void test_select(void **state)
     assert_non_null(strstr(last_line, "unknown peak test 'nosuch'"));
     assert_non_null(strstr(last_line, "bandwidth read"));
     assert_non_null(strstr(last_line, "atomics atomic-global"));
+    assert_non_null(strstr(last_line, "overheads alloc transfers events queues")); /* the list is not cut */
     assert_int_equal(cg_peak_select("", false, sel), CG_E_USAGE);
     assert_int_equal(cg_peak_select("fp32,", false, sel), CG_E_USAGE);
 }
@@ -233,9 +254,11 @@ int main(void)
 {
     cg_log_set_sink(record, NULL);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rate),        cmocka_unit_test(test_zero_copy), cmocka_unit_test(test_watchdog),
-        cmocka_unit_test(test_runs_within), cmocka_unit_test(test_quantile),  cmocka_unit_test(test_select),
-        cmocka_unit_test(test_ceilings),    cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_rate),     cmocka_unit_test(test_zero_copy),
+        cmocka_unit_test(test_watchdog), cmocka_unit_test(test_runs_within),
+        cmocka_unit_test(test_quantile), cmocka_unit_test(test_timer_parse),
+        cmocka_unit_test(test_select),   cmocka_unit_test(test_ceilings),
+        cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
