@@ -18,6 +18,10 @@
 #     points (black elsewhere, about 64 grey at 2 px of motion); --points are distinct, seeded by --seed;
 #  7. bad sparse input refused in one line with exit 1: --points 0, negative, not a number, a fraction, more
 #     than the pixels; --grid-step 0, larger than the frame; --points with --grid-step.
+#  8. the per-level check: NVIDIA's 8-bit texture positions emulated (coordinates rounded to 1/256 texel) pass
+#     with one level (other fixed points within the level) and with the coarsest level moved 0.005 px (another
+#     guess for the next level), where the level-0-only check failed; a move beyond the tolerance fails at
+#     level 1 (precomputed at 0.005 px, image-linear at 0.05 px).
 # Usage: bash test_opticalflow.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -285,5 +289,43 @@ expect 1 "grid-step expects a positive number" -- "$BIN" run opticalflow "${sz[@
 expect 1 "grid-step 49 is larger than the 64x48 frame" -- "$BIN" run opticalflow "${sz[@]}" --grid-step 49
 expect 1 "points and --grid-step both given" -- "$BIN" run opticalflow "${sz[@]}" --points 10 --grid-step 4
 [ "$(wc -l <"$TESTTMP/${test_name}_err.out")" -eq 1 ] || fail "the last sparse refusal is not one line"
+
+# 8. The check verifies each level's solve from the device's own guess (docs/workloads/opticalflow.md,
+#    "Verification"). NVIDIA's texture unit resolves a linear sample's position to 1/256 texel (8-bit
+#    weights): emulated here by rounding the image rungs' coordinates so. With one level, the emulated texture
+#    alone reaches other fixed points within the level (the level-0-only check failed 7 of 19200 pixels at
+#    160x120): they must pass as fixed points. With the coarsest level's flow moved by (0.005, 0.005) px too,
+#    within the texture's tolerance (OF_TEX_CELL, 0.011 px), the next level starts elsewhere and ends 0.01 px
+#    from the reference's own chain (the level-0-only check failed 8 of 43200 pixels at 240x180): it must
+#    pass. The same move fails a buffer rung (no texture in its tolerance) at that level, and a move of 0.05
+#    px fails the image rung there too.
+emu=$TESTTMP/of_texture_emu
+tex="__constant sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;"
+texq="float2 texq(float2 c) { return floor((c - 0.5f) * 256.0f + 0.5f) * (1.0f / 256.0f) + 0.5f; }"
+read1="float e = I[yy * w + xx] - read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;"
+store="#define STORE(valid, d) store(flow + off, status, y * w + x, x, y, w, h, fine, valid, d)"
+for move in 0 0.005 0.05; do
+    python3 - "$tex" "$texq" "$read1" "$store" "$move" >"$TESTTMP/of_emu.list" <<'PY'
+import sys
+tex, texq, read1, store, move = sys.argv[1:]
+rep = [(tex, tex + "\n" + texq), (read1, read1.replace("lin, (float2)(xx + p.x, yy + p.y)",
+                                                       "lin, texq((float2)(xx + p.x, yy + p.y))"))]
+if move != "0":
+    rep.append((store, store[:-2] + "(coff < 0 && valid) ? (d) + (float2)(%sf, %sf) : (d))" % (move, move)))
+print(repr(rep))
+PY
+    make_wrong opticalflow.cl "$emu-$move" <"$TESTTMP/of_emu.list"
+done
+expect_ok "emulated 8-bit texture, one level" -- run1 opticalflow:image-linear --kernel-dir "$emu-0" --no-cache \
+    --size 160x120 --window 9 --levels 1
+expect_ok "emulated texture, coarsest level moved 0.005 px" -- run1 opticalflow:image-linear \
+    --kernel-dir "$emu-0.005" --no-cache --size 240x180 --window 9 --levels 2
+for c in "precomputed 0.005" "image-linear 0.05"; do
+    read -r rung move <<<"$c"
+    expect_wrong "$rung, coarsest level moved $move px" -- "$BIN" run "opticalflow:$rung" \
+        --kernel-dir "$emu-$move" --no-cache --size 240x180 --window 9 --levels 2 --runs 1 --warmup 0
+    grep -q "first level 1 " "$TESTTMP/${test_name}_wrong.out" ||
+        fail "$rung, coarsest level moved $move px: not reported at level 1"
+done
 
 finish

@@ -1,14 +1,20 @@
-/* The opticalflow check: a device's flow and status against the double reference, point by point (every pixel
- * dense, the list's points sparse), with the tolerance docs/workloads/opticalflow.md derives. Where the
- * reference's G is well-conditioned enough to solve (its smallest eigenvalue above the rule's limit beyond
- * rounding), the status must agree: valid or invalid always, tracked or lost unless the end point lies within
- * the tolerance of the frame's edge; and everywhere a valid point's status must be lost exactly when its own
- * (device) flow ends off the frame. Where the reference settled (its last 3 steps below OF_CONVERGED), no
- * ancestor's rule was within rounding, no last-iteration sample lay off the frame (for image rungs: at no
- * coarser level either), the flow must be within tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta
- * + 1e-4 px [+ texture OF_TEX_CELL], the shift of the fixed point b(d) = 0 that an error db in b causes
- * (|G^-1 db| <= |db| / lambda_min), twice for the linearisation, plus the distance from convergence. Invalid
- * points must have flow exactly 0. */
+/* The opticalflow check: a device's flow of every level against the double reference's solve of that level
+ * started from the device's own guess (twice its coarser flow; 0 at the coarsest level), point by point
+ * (every pixel dense, the list's points sparse), with the tolerance docs/workloads/opticalflow.md derives. So
+ * each level's solve is verified given its input, and a device that settles in another basin of the iteration
+ * than the reference (an allowed difference at a coarser level moving the next guess) still passes, while a
+ * wrong solve at any level fails there. At every level, where the reference settled (its last 3 steps below
+ * OF_CONVERGED), G's rule is not within rounding and no last-iteration sample lay off the level, the flow
+ * must be within tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta + 1e-4 px [+ texture
+ * OF_TEX_CELL] of the reference's (in that level's pixels): the shift of the fixed point b(d) = 0 that an
+ * error db in b causes (|G^-1 db| <= |db| / lambda_min), twice for the linearisation, plus the distance from
+ * convergence, or else be itself a fixed point of the reference's iteration (one reference step from it
+ * within that bound without eta: another root of b(d) = 0, reached by another path within the level); where
+ * the reference's point is invalid (not within rounding) the flow must be exactly what the kernels store: the
+ * guess at coarser levels, 0 at the finest. At the finest level the status is checked too: valid or invalid
+ * must agree unless within rounding, tracked or lost unless the end point lies within the tolerance of the
+ * frame's edge, and a valid point's status must be lost exactly when its own (device) flow ends off the
+ * frame. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +28,9 @@
 #define OF_TEX_CELL (2 * 1.4142135623730951 / 256)
 
 typedef struct px_check {
-    size_t bad, first;
+    size_t bad, first; /* first: the index in the flow buffer (all levels) */
+    int level;
+    size_t px, py; /* its pixel at that level */
     char what[120];
 } px_check;
 
@@ -41,11 +49,68 @@ static double edge_distance(double ex, double ey, size_t w, size_t h)
     return d;
 }
 
-/* Output i (s->got, s->got_st), the point at pixel k (s->ref). */
+/* Tolerance of a flow against r's answer: 2 (db_hand + [texture] db_tex) / lambda_min + 2 eta + 1e-4 px
+ * [+ texture OF_TEX_CELL]. */
+static double tolerance(const of_state *s, bool texture, const of_ref_px *r)
+{
+    double lmin = (double)r->lmin * s->window * s->window;
+    return 2 * (r->db_hand + (texture ? r->db_tex : 0)) / lmin + 2 * r->eta + 1e-4 +
+           (texture ? OF_TEX_CELL : 0);
+}
+
+/* The flow (gx, gy) of pixel (x, y) of level L against r's within the tolerance, where the reference settled
+ * and was not clamped; false when it is not compared. Beyond the tolerance it still passes where it is a
+ * fixed point of the reference's iteration itself (another root of b(d) = 0, reached by another path within
+ * the level): one reference step from it no longer than the tolerance there (without eta; s->fixed counts
+ * them, and their error is that step). *tol gets the tolerance. */
+static bool compare_flow(of_state *s, bool texture, const of_ref_px *r, int L, size_t x, size_t y, double gx,
+                         double gy, size_t i, px_check *p, cg_check *c, double *tol)
+{
+    if (r->clamped || r->eta > OF_CONVERGED) return false;
+    *tol = tolerance(s, texture, r);
+    double err = hypot(gx - r->dx, gy - r->dy);
+    if (err > *tol) {
+        of_ref_px f;
+        of_ref_step(s, L, x, y, gx, gy, &f);
+        double step = f.eta, ftol = tolerance(s, texture, &f) - 2 * f.eta;
+        if (!f.clamped && f.status != OF_INVALID && step <= ftol) {
+            s->fixed++;
+            err = step;
+            *tol = ftol;
+        }
+    }
+    if (*tol > c->tolerance) c->tolerance = *tol;
+    if (err / *tol > c->bound_ratio) c->bound_ratio = err / *tol;
+    if (err > c->max_abs_err) c->max_abs_err = err;
+    if (err > *tol) bad(p, i, "flow (%.6g, %.6g), want (%.6g, %.6g)", gx, gy, r->dx, r->dy);
+    return true;
+}
+
+/* A coarser level's point i (flow buffer index b): finite, the guess where invalid, else compared. */
+static void check_coarse(of_state *s, bool texture, int L, const float *got, size_t i, size_t b,
+                         const of_ref_px *r, px_check *p, cg_check *c)
+{
+    size_t x = s->np ? (size_t)s->pts[2 * i] >> L : i % s->lw[L],
+           y = s->np ? (size_t)s->pts[2 * i + 1] >> L : i / s->lw[L];
+    double gx = got[2 * i], gy = got[2 * i + 1], tol;
+    if (!isfinite(gx) || !isfinite(gy)) {
+        bad(p, b, "flow (%g, %g)", gx, gy, 0, 0);
+        return;
+    }
+    if (r->ambiguous) return;
+    if (r->status == OF_INVALID) {
+        if (gx != r->dx || gy != r->dy)
+            bad(p, b, "invalid point with flow (%g, %g), want its guess (%g, %g)", gx, gy, r->dx, r->dy);
+        return;
+    }
+    compare_flow(s, texture, r, L, x, y, gx, gy, b, p, c, &tol);
+}
+
+/* Output i (s->got, s->got_st) of level 0, the point at pixel k. */
 static void check_px(of_state *s, bool texture, size_t i, size_t k, px_check *p, cg_check *c)
 {
-    const of_ref_px *r = &s->ref[k];
-    double gx = s->got[2 * i], gy = s->got[2 * i + 1];
+    const of_ref_px *r = &s->lref[i];
+    double gx = s->got[2 * i], gy = s->got[2 * i + 1], tol;
     uint8_t gs = s->got_st[i];
     bool gv = gs != OF_INVALID, rv = r->status != OF_INVALID;
     if (gs > OF_LOST || !isfinite(gx) || !isfinite(gy)) {
@@ -68,51 +133,100 @@ static void check_px(of_state *s, bool texture, size_t i, size_t k, px_check *p,
         if (gx != 0 || gy != 0) bad(p, i, "invalid point with flow (%g, %g), want (0, 0)", gx, gy, 0, 0);
         return;
     }
-    if (r->loose || r->clamped || (texture && r->loose_tex) || r->eta > OF_CONVERGED) {
+    size_t before = p->bad;
+    if (!compare_flow(s, texture, r, 0, k % s->w, k / s->w, gx, gy, i, p, c, &tol)) {
         s->skipped++;
         return;
     }
-    double lmin = (double)r->lmin * s->window * s->window;
-    double tol =
-        2 * (r->db_hand + (texture ? r->db_tex : 0)) / lmin + 2 * r->eta + 1e-4 + (texture ? OF_TEX_CELL : 0);
-    double err = hypot(gx - r->dx, gy - r->dy);
     s->compared++;
-    if (tol > c->tolerance) c->tolerance = tol;
-    if (err / tol > c->bound_ratio) c->bound_ratio = err / tol;
-    if (err > c->max_abs_err) c->max_abs_err = err;
-    if (err > tol) {
-        bad(p, i, "flow (%.6g, %.6g), want (%.6g, %.6g)", gx, gy, r->dx, r->dy);
-        return;
-    }
+    if (p->bad != before) return;
     double edge = edge_distance((double)(k % s->w) + r->dx, (double)(k / s->w) + r->dy, s->w, s->h);
     if (gs != r->status && fabs(edge) > tol)
         bad(p, i, "status %g, want %g (its end %.3g px inside the frame)", gs, r->status, edge, 0);
 }
 
+/* Level L's flow in s->got: its first float2's index in the flow buffer. */
+static size_t level_base(const of_state *s, int L)
+{
+    return s->np ? (size_t)L * s->np : s->off[L];
+}
+
+/* Level L: the reference's solve from the device's guess, then every point of the level. */
+static void check_level(of_state *s, bool texture, int L, px_check *p, cg_check *c)
+{
+    size_t np = of_level_points(s, L), base = level_base(s, L), before = p->bad;
+    const float *coarse = L + 1 < s->levels ? s->got + 2 * level_base(s, L + 1) : NULL;
+    of_ref_level(s, L, coarse, s->lref);
+    for (size_t i = 0; i < np; i++) {
+        if (L == 0)
+            check_px(s, texture, i, of_px(s, i), p, c);
+        else
+            check_coarse(s, texture, L, s->got + 2 * base, i, base + i, &s->lref[i], p, c);
+    }
+    c->checked += np;
+    if (before == 0 && p->bad > 0) {
+        size_t i = p->first - base, k = s->np ? of_px(s, i) : i;
+        p->level = L;
+        p->px = s->np ? (k % s->w) >> L : i % s->lw[L];
+        p->py = s->np ? (k / s->w) >> L : i / s->lw[L];
+        c->first_got = s->got[2 * p->first];
+        c->first_want = s->lref[i].dx;
+    }
+}
+
+static void remember(of_state *s, bool texture, const cg_check *c)
+{
+    size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total), np = of_npoints(s);
+    if (!s->last_got) s->last_got = malloc(nf * sizeof *s->last_got);
+    if (!s->last_st) s->last_st = malloc(np);
+    s->have_last = s->last_got && s->last_st;
+    if (!s->have_last) return;
+    memcpy(s->last_got, s->got, nf * sizeof *s->got);
+    memcpy(s->last_st, s->got_st, np);
+    s->last_texture = texture;
+    s->last_check = *c;
+    s->last_compared = s->compared;
+    s->last_skipped = s->skipped;
+    s->last_fixed = s->fixed;
+}
+
+/* The same flow and status as the last check's, bit for bit (a deterministic rung's runs): its verdict. */
+static bool recall(of_state *s, bool texture, cg_check *c)
+{
+    size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total);
+    if (!s->have_last || s->last_texture != texture || memcmp(s->last_got, s->got, nf * sizeof *s->got) ||
+        memcmp(s->last_st, s->got_st, of_npoints(s)))
+        return false;
+    *c = s->last_check;
+    s->compared = s->last_compared;
+    s->skipped = s->last_skipped;
+    s->fixed = s->last_fixed;
+    return true;
+}
+
 void of_check(of_state *s, bool texture, cg_check *c)
 {
+    if (recall(s, texture, c)) return;
     px_check p;
     memset(&p, 0, sizeof p);
     memset(c, 0, sizeof *c);
     c->first_index = -1;
-    size_t np = of_npoints(s);
-    c->checked = np;
-    s->compared = s->skipped = 0;
-    for (size_t i = 0; i < np; i++)
-        check_px(s, texture, i, of_px(s, i), &p, c);
+    s->compared = s->skipped = s->fixed = 0;
+    for (int L = s->levels - 1; L >= 0; L--)
+        check_level(s, texture, L, &p, c);
     c->mismatches = p.bad;
     c->ok = p.bad == 0;
-    if (c->ok) return;
-    size_t k = of_px(s, p.first);
-    c->first_index = (long long)p.first;
-    c->first_got = s->got[2 * p.first];
-    c->first_want = s->ref[k].dx;
-    char at[48] = "";
-    if (s->np) snprintf(at, sizeof at, "point %zu ", p.first);
-    int len = snprintf(c->detail, sizeof c->detail, "%zu of %zu %s wrong; first %s(x=%zu, y=%zu): ", p.bad,
-                       np, s->np ? "points" : "pixels", at, k % s->w, k / s->w);
-    for (size_t i = 0; len >= 0 && (size_t)len + 1 < sizeof c->detail && p.what[i]; i++, len++)
-        c->detail[len] = p.what[i], c->detail[len + 1] = '\0';
+    if (!c->ok) {
+        c->first_index = (long long)p.first;
+        char at[48] = "";
+        if (s->np) snprintf(at, sizeof at, "point %zu ", p.first - level_base(s, p.level));
+        int len = snprintf(c->detail, sizeof c->detail,
+                           "%zu of %zu %s (%d levels) wrong; first level %d %s(x=%zu, y=%zu): ", p.bad,
+                           c->checked, s->np ? "points" : "pixels", s->levels, p.level, at, p.px, p.py);
+        for (size_t i = 0; len >= 0 && (size_t)len + 1 < sizeof c->detail && p.what[i]; i++, len++)
+            c->detail[len] = p.what[i], c->detail[len + 1] = '\0';
+    }
+    remember(s, texture, c);
 }
 
 void of_report(of_state *s, const char *rung)
@@ -128,26 +242,19 @@ void of_report(of_state *s, const char *rung)
     if (s->truth) {
         size_t cnt, cnt_ref, margin = (size_t)s->window + 8;
         e = of_mean_epe(s, s->got, s->got_st, margin, &cnt);
-        float *rf = malloc(2 * np * sizeof *rf);
-        uint8_t *rs = malloc(np);
-        for (size_t i = 0; rf && rs && i < np; i++) {
-            const of_ref_px *r = &s->ref[of_px(s, i)];
-            rf[2 * i] = r->dx;
-            rf[2 * i + 1] = r->dy;
-            rs[i] = r->status;
-        }
-        if (rf && rs) er = of_mean_epe(s, rf, rs, margin, &cnt_ref);
-        free(rf);
-        free(rs);
+        er = of_mean_epe(s, s->ref_flow, s->ref_st, margin, &cnt_ref);
         snprintf(epe, sizeof epe,
                  "; mean end-point error against the known motion %.4f px over %zu tracked %s "
                  "(reference %.4f)",
                  e, cnt, unit, er);
     }
+    char fixed[96] = "";
+    if (s->fixed) /* any level: beyond the reference's tolerance, but a fixed point of its iteration */
+        snprintf(fixed, sizeof fixed, ", %zu passed as fixed points of another basin", s->fixed);
     CG_DEBUG(
         "opticalflow:%s: %zu of %zu %s valid, %zu flows compared with the reference, %zu not (unconverged "
-        "or ambiguous)%s",
-        rung, valid, np, unit, s->compared, s->skipped, epe);
+        "or ambiguous)%s%s",
+        rung, valid, np, unit, s->compared, s->skipped, fixed, epe);
     if (!s->summary_head[0])
         snprintf(
             s->summary_head, sizeof s->summary_head,

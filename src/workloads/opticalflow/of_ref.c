@@ -1,11 +1,12 @@
 /* The opticalflow CPU reference: the kernels' algorithm (the same pyramid, Scharr derivatives, clamped
- * window, fixed iteration count, nearest-parent guess and invalid-point rule) in double, on pthreads by rows.
- * At the finest level it also records what the check needs to bound a float device's error at each pixel: the
- * smallest eigenvalue of G, the last step's length, and bounds on the error of b = sum (I - J) grad I that
- * float sampling and sums (and a texture unit's 8-bit interpolation weights) can cause; the derivation is in
- * docs/workloads/opticalflow.md. Sparse, the pyramid, derivatives and G are still whole levels, but only the
- * points' pixels and their ancestors (pixel (x >> L, y >> L) of level L) are solved: the same flow there as
- * dense. */
+ * window, fixed iteration count, nearest-parent guess and invalid-point rule) in double, on pthreads. Its
+ * pyramid, derivatives and G are built once (of_reference) and kept; of_ref_level then solves one level from
+ * any guess field: the check (of_check.c) starts it from the device's own coarser flow, level by level, and
+ * at every point records what is needed to bound a float device's error: the smallest eigenvalue of G, the
+ * last steps' length, and bounds on the error of b = sum (I - J) grad I that float sampling and sums (and a
+ * texture unit's 8-bit interpolation weights) can cause; the derivation is in docs/workloads/opticalflow.md.
+ * Sparse, the pyramid, derivatives and G are still whole levels, but only the points are solved, each at
+ * pixel (x >> L, y >> L) of level L from its own coarser flow: the same flow there as dense. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,29 +15,25 @@
 #include "core/log.h"
 #include "workloads/opticalflow/opticalflow.h"
 
-#define U 0x1p-24 /* float unit roundoff */
-/* level.amb bits: the invalid rule within rounding here / at a coarser ancestor; a last-iteration sample off
- * the frame here / at an ancestor (the image rungs' texture may then settle elsewhere). */
-#define AMB_HERE         1u
-#define AMB_ANCESTOR     2u
-#define CLAMPED_HERE     4u
-#define CLAMPED_ANCESTOR 8u
-#define OF_SETTLE        3      /* eta: the longest of the last 3 steps (one short step can end a wander) */
-#define TEX_WEIGHT       0x1p-8 /* NVIDIA's texture filtering: interpolation weights with 8 fractional bits */
-#define MAX_THREADS      16
+#define U           0x1p-24 /* float unit roundoff */
+#define OF_SETTLE   3       /* eta: the longest of the last 3 steps (one short step can end a wander) */
+#define TEX_WEIGHT  0x1p-8  /* NVIDIA's texture filtering: interpolation weights with 8 fractional bits */
+#define MAX_THREADS 16
 
-typedef struct level {
+/* One level of both frames with its derivatives, G and the invalid rule's ambiguity (1 where the smallest
+ * eigenvalue is within rounding of the limit). */
+typedef struct of_level {
     size_t w, h;
-    double *i, *j, *ix, *iy, *gxx, *gxy, *gyy, *fx, *fy;
-    uint8_t *amb;  /* AMB_* bits: where the guess (or, for image rungs, the texture's solution) may differ */
-    uint8_t *need; /* sparse: 1 where a point (or a descendant) is solved; NULL: every pixel (dense) */
+    double *i, *j, *ix, *iy, *gxx, *gxy, *gyy;
+    uint8_t *amb;
 } level;
 
 typedef struct ref_job {
     const of_state *s;
-    level *lv;
     int L;
-    size_t y0, y1;
+    const float *coarse; /* the coarser level's flow (float2 a point of it), NULL at the coarsest */
+    of_ref_px *out;
+    size_t i0, i1; /* the level's points [i0, i1) */
 } ref_job;
 
 static size_t clampz(long v, size_t n)
@@ -109,7 +106,7 @@ static void tensor(level *l, int r, double *tmp)
     for (size_t k = 0; k < n; k++) {
         double tr = l->gxx[k] + l->gyy[k];
         double e = min_eig(l->gxx[k], l->gxy[k], l->gyy[k]) - OF_MIN_EIG * nwin;
-        l->amb[k] = fabs(e) <= (gam + 16 * U) * tr + 1e-9 ? AMB_HERE : 0; /* the ancestors' bits: solve */
+        l->amb[k] = fabs(e) <= (gam + 16 * U) * tr + 1e-9;
     }
 }
 
@@ -129,10 +126,10 @@ static double sample(const level *l, double px, double py, double *dj)
     return t + ay * (b - t);
 }
 
-/* One pixel's solve at level L from guess (gx, gy); at the finest level fills *px with the error terms.
- * Returns whether a last-iteration sample lay off the frame (J clamped: flat, the fixed point not pinned). */
-static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, double gx, double gy, double *d,
-                     of_ref_px *px)
+/* One pixel's solve at level L (fine: L == 0) from guess (gx, gy), into *px: the flow (invalid: 0 at the
+ * finest level, else the guess, as the kernels store it), status and error terms. */
+static void solve_px(const of_state *s, const level *l, bool fine, int iters, size_t x, size_t y, double gx,
+                     double gy, of_ref_px *px)
 {
     size_t w = l->w, h = l->h, k0 = y * w + x;
     long r = s->window / 2;
@@ -142,9 +139,9 @@ static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
     double lmin = min_eig(xx, xy, yy);
     bool valid = lmin >= OF_MIN_EIG * nwin;
     double dp = 4 * U * (double)(w > h ? w : h) * 2; /* float position rounding, generously */
-    for (int k = 0; valid && k < s->iters; k++) {
+    for (int k = 0; valid && k < iters; k++) {
         double bx = 0, by = 0, px_ = gx + vx, py_ = gy + vy;
-        bool last = k == s->iters - 1;
+        bool last = k == iters - 1;
         for (long j = -r; j <= r; j++) {
             size_t yy_ = clampz((long)y + j, h);
             for (long i = -r; i <= r; i++) {
@@ -155,7 +152,6 @@ static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
                 if (!last) continue;
                 double sx = (double)xx_ + px_, sy = (double)yy_ + py_;
                 clamped |= sx < 0 || sx > (double)(w - 1) || sy < 0 || sy > (double)(h - 1);
-                if (!px) continue;
                 double gi = fabs(l->ix[q]) + fabs(l->iy[q]);
                 hand += gi * (dj * dp + 8 * U * 255);
                 tex += gi * dj * TEX_WEIGHT;
@@ -165,85 +161,94 @@ static bool solve_px(const of_state *s, const level *l, size_t x, size_t y, doub
         double ex = (yy * bx - xy * by) / det, ey = (xx * by - xy * bx) / det;
         vx += ex;
         vy += ey;
-        if (k >= s->iters - OF_SETTLE) eta = fmax(eta, hypot(ex, ey)); /* the last OF_SETTLE steps */
+        if (k >= iters - OF_SETTLE) eta = fmax(eta, hypot(ex, ey)); /* the last OF_SETTLE steps */
     }
-    d[0] = valid ? gx + vx : gx;
-    d[1] = valid ? gy + vy : gy;
-    if (!px) return clamped;
     double gam = (nwin + 4) * U / (1 - (nwin + 4) * U);
+    double dx = valid ? gx + vx : fine ? 0 : gx, dy = valid ? gy + vy : fine ? 0 : gy;
+    double ex_ = (double)x + dx, ey_ = (double)y + dy;
     px->lmin = (float)(lmin / nwin);
     px->eta = (float)eta;
     px->db_hand = (float)(hand + 2 * gam * acc);
     px->db_tex = (float)tex;
-    px->ambiguous = l->amb[k0] & AMB_HERE;
-    px->loose = (l->amb[k0] & AMB_ANCESTOR) != 0;
+    px->ambiguous = l->amb[k0];
     px->clamped = clamped;
-    px->loose_tex = (l->amb[k0] & CLAMPED_ANCESTOR) != 0;
     px->status = valid ? OF_TRACKED : OF_INVALID;
-    if (!valid) d[0] = d[1] = 0;
-    double ex_ = (double)x + d[0], ey_ = (double)y + d[1];
     if (valid && (ex_ < 0 || ex_ > (double)(w - 1) || ey_ < 0 || ey_ > (double)(h - 1))) px->status = OF_LOST;
-    px->dx = (float)d[0];
-    px->dy = (float)d[1];
-    return clamped;
+    px->dx = (float)dx;
+    px->dy = (float)dy;
 }
 
-static void *solve_rows(void *arg)
+/* Twice a device's coarser flow; a non-finite one (a poisoned or broken coarser level, itself reported) as 0,
+ * a huge one cut to +-2^20 px (the samples clamp to the level anyway). */
+static double guess(float f)
+{
+    return isfinite(f) ? 2.0 * fmax(fmin((double)f, 0x1p20), -0x1p20) : 0;
+}
+
+static void *solve_points(void *arg)
 {
     ref_job *jb = arg;
     const of_state *s = jb->s;
-    level *l = &jb->lv[jb->L], *c = jb->L + 1 < s->levels ? &jb->lv[jb->L + 1] : NULL;
-    for (size_t y = jb->y0; y < jb->y1; y++)
-        for (size_t x = 0; x < l->w; x++) {
-            double gx = 0, gy = 0, d[2];
-            size_t k = y * l->w + x;
-            if (l->need && !l->need[k]) continue;
-            if (c) {
-                size_t ck = (y >> 1 < c->h ? y >> 1 : c->h - 1) * c->w + (x >> 1 < c->w ? x >> 1 : c->w - 1);
-                gx = 2 * c->fx[ck];
-                gy = 2 * c->fy[ck];
-                l->amb[k] |= (c->amb[ck] & (AMB_HERE | AMB_ANCESTOR) ? AMB_ANCESTOR : 0) |
-                             (c->amb[ck] & (CLAMPED_HERE | CLAMPED_ANCESTOR) ? CLAMPED_ANCESTOR : 0);
-            }
-            if (solve_px(s, l, x, y, gx, gy, d, jb->L == 0 ? &s->ref[k] : NULL)) l->amb[k] |= CLAMPED_HERE;
-            l->fx[k] = d[0];
-            l->fy[k] = d[1];
+    const level *l = &s->lv[jb->L];
+    int L = jb->L;
+    size_t cw = jb->coarse ? s->lw[L + 1] : 1, ch = jb->coarse ? s->lh[L + 1] : 1;
+    for (size_t i = jb->i0; i < jb->i1; i++) {
+        size_t x = i % l->w, y = i / l->w,
+               c = (y >> 1 < ch ? y >> 1 : ch - 1) * cw + (x >> 1 < cw ? x >> 1 : cw - 1);
+        if (s->np) {
+            x = (size_t)s->pts[2 * i] >> L;
+            y = (size_t)s->pts[2 * i + 1] >> L;
+            c = i;
         }
+        double gx = jb->coarse ? guess(jb->coarse[2 * c]) : 0,
+               gy = jb->coarse ? guess(jb->coarse[2 * c + 1]) : 0;
+        solve_px(s, l, L == 0, s->iters, x, y, gx, gy, &jb->out[i]);
+    }
     return NULL;
 }
 
-/* Level L's flow on up to MAX_THREADS threads by bands of rows (one thread when they cannot start). */
-static void solve_level(const of_state *s, level *lv, int L)
+size_t of_level_points(const of_state *s, int L)
+{
+    return s->np ? s->np : s->lw[L] * s->lh[L];
+}
+
+void of_ref_level(const of_state *s, int L, const float *coarse, of_ref_px *out)
 {
     long nt = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t t, n = nt < 1 ? 1 : nt > MAX_THREADS ? MAX_THREADS : (size_t)nt, h = lv[L].h;
+    size_t t, n = nt < 1 ? 1 : nt > MAX_THREADS ? MAX_THREADS : (size_t)nt, np = of_level_points(s, L);
     pthread_t th[MAX_THREADS];
     ref_job jobs[MAX_THREADS];
     bool started[MAX_THREADS] = {false};
-    if (n > h) n = h;
+    if (n > np) n = np;
     for (t = 0; t < n; t++) {
-        jobs[t] = (ref_job){s, lv, L, h * t / n, h * (t + 1) / n};
-        started[t] = t > 0 && pthread_create(&th[t], NULL, solve_rows, &jobs[t]) == 0;
+        jobs[t] = (ref_job){s, L, coarse, out, np * t / n, np * (t + 1) / n};
+        started[t] = t > 0 && pthread_create(&th[t], NULL, solve_points, &jobs[t]) == 0;
     }
-    solve_rows(&jobs[0]);
+    solve_points(&jobs[0]);
     for (t = 1; t < n; t++) {
         if (started[t])
             pthread_join(th[t], NULL);
         else
-            solve_rows(&jobs[t]);
+            solve_points(&jobs[t]);
     }
 }
 
-static void free_levels(level *lv, int n)
+void of_ref_step(const of_state *s, int L, size_t x, size_t y, double dx, double dy, of_ref_px *out)
 {
-    for (int L = 0; L < n; L++) {
-        double *a[] = {lv[L].i,   lv[L].j,   lv[L].ix, lv[L].iy, lv[L].gxx,
-                       lv[L].gxy, lv[L].gyy, lv[L].fx, lv[L].fy};
+    solve_px(s, &s->lv[L], L == 0, 1, x, y, dx, dy, out);
+}
+
+void of_ref_free(of_state *s)
+{
+    for (int L = 0; s->lv && L < s->levels; L++) {
+        double *a[] = {s->lv[L].i,   s->lv[L].j,   s->lv[L].ix, s->lv[L].iy,
+                       s->lv[L].gxx, s->lv[L].gxy, s->lv[L].gyy};
         for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
             free(a[k]);
-        free(lv[L].amb);
-        free(lv[L].need);
+        free(s->lv[L].amb);
     }
+    free(s->lv);
+    s->lv = NULL;
 }
 
 static bool alloc_level(level *l, size_t w, size_t h)
@@ -251,7 +256,7 @@ static bool alloc_level(level *l, size_t w, size_t h)
     size_t n = w * h;
     l->w = w;
     l->h = h;
-    double **a[] = {&l->i, &l->j, &l->ix, &l->iy, &l->gxx, &l->gxy, &l->gyy, &l->fx, &l->fy};
+    double **a[] = {&l->i, &l->j, &l->ix, &l->iy, &l->gxx, &l->gxy, &l->gyy};
     bool ok = true;
     for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
         ok &= (*a[k] = malloc(n * sizeof(double))) != NULL;
@@ -259,47 +264,54 @@ static bool alloc_level(level *l, size_t w, size_t h)
     return ok && l->amb;
 }
 
-/* Sparse: marks the pixels to solve, each point's pixel at every level; false when out of memory. */
-static bool mark_points(const of_state *s, level *lv)
+/* The reference's own flow: every level from its own coarser flow (float between levels, as a device's). */
+static bool own_flow(of_state *s, of_ref_px *out)
 {
-    for (int L = 0; L < s->levels; L++)
-        if (!(lv[L].need = calloc(lv[L].w * lv[L].h, 1))) return false;
-    for (size_t i = 0; i < s->np; i++)
-        for (int L = 0; L < s->levels; L++)
-            lv[L].need[(size_t)(s->pts[2 * i + 1] >> L) * lv[L].w + (size_t)(s->pts[2 * i] >> L)] = 1;
-    return true;
+    size_t np = of_level_points(s, 0);
+    float *fl[2] = {malloc(2 * np * sizeof(float)), malloc(2 * np * sizeof(float))};
+    bool ok = fl[0] && fl[1];
+    for (int L = s->levels - 1; ok && L >= 0; L--) {
+        float *f = fl[L & 1];
+        of_ref_level(s, L, L + 1 < s->levels ? fl[(L + 1) & 1] : NULL, out);
+        for (size_t i = 0; i < of_level_points(s, L); i++) {
+            f[2 * i] = out[i].dx;
+            f[2 * i + 1] = out[i].dy;
+        }
+    }
+    for (size_t i = 0; ok && i < np; i++) {
+        s->ref_flow[2 * i] = out[i].dx;
+        s->ref_flow[2 * i + 1] = out[i].dy;
+        s->ref_st[i] = out[i].status;
+    }
+    free(fl[0]);
+    free(fl[1]);
+    return ok;
 }
 
 cg_status of_reference(of_state *s)
 {
-    level lv[OF_MAX_LEVELS];
-    memset(lv, 0, sizeof lv);
     double *tmp = malloc(s->n * sizeof *tmp);
-    bool ok = tmp != NULL;
+    bool ok = tmp && (s->lv = calloc((size_t)s->levels, sizeof *s->lv)) != NULL;
     for (int L = 0; L < s->levels && ok; L++)
-        ok = alloc_level(&lv[L], s->lw[L], s->lh[L]);
-    if (ok && s->np) ok = mark_points(s, lv);
-    if (!ok) {
-        CG_ERROR("opticalflow: out of host memory for the reference of a %zux%zu pair", s->w, s->h);
-        free(tmp);
-        free_levels(lv, s->levels);
-        return CG_E_RUNTIME;
-    }
-    for (size_t k = 0; k < s->n; k++) {
-        lv[0].i[k] = s->frame[0][k];
-        lv[0].j[k] = s->frame[1][k];
-    }
-    for (int L = 0; L < s->levels; L++) {
-        if (L > 0) {
-            down(lv[L - 1].i, lv[L - 1].w, lv[L - 1].h, lv[L].i, lv[L].w, lv[L].h);
-            down(lv[L - 1].j, lv[L - 1].w, lv[L - 1].h, lv[L].j, lv[L].w, lv[L].h);
+        ok = alloc_level(&s->lv[L], s->lw[L], s->lh[L]);
+    if (ok) {
+        level *lv = s->lv;
+        for (size_t k = 0; k < s->n; k++) {
+            lv[0].i[k] = s->frame[0][k];
+            lv[0].j[k] = s->frame[1][k];
         }
-        scharr(&lv[L]);
-        tensor(&lv[L], s->window / 2, tmp);
+        for (int L = 0; L < s->levels; L++) {
+            if (L > 0) {
+                down(lv[L - 1].i, lv[L - 1].w, lv[L - 1].h, lv[L].i, lv[L].w, lv[L].h);
+                down(lv[L - 1].j, lv[L - 1].w, lv[L - 1].h, lv[L].j, lv[L].w, lv[L].h);
+            }
+            scharr(&lv[L]);
+            tensor(&lv[L], s->window / 2, tmp);
+        }
+        ok = own_flow(s, s->lref);
     }
-    for (int L = s->levels - 1; L >= 0; L--)
-        solve_level(s, lv, L);
     free(tmp);
-    free_levels(lv, s->levels);
-    return CG_OK;
+    if (ok) return CG_OK;
+    CG_ERROR("opticalflow: out of host memory for the reference of a %zux%zu pair", s->w, s->h);
+    return CG_E_RUNTIME;
 }

@@ -240,8 +240,13 @@ static void of_teardown(void *state)
     free(s->frame[0]);
     free(s->frame[1]);
     free(s->truth);
-    free(s->ref);
+    of_ref_free(s);
+    free(s->lref);
+    free(s->ref_flow);
+    free(s->ref_st);
     free(s->got);
+    free(s->last_got);
+    free(s->last_st);
     free(s->got_st);
     free(s->saved);
     free(s->pts);
@@ -255,11 +260,14 @@ static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     CG_FAIL_IF(!s, CG_E_RUNTIME, "opticalflow: out of host memory");
     if ((st = pick_problem(ctx, o, s)) != CG_OK) goto out;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
-    s->ref = calloc(s->n, sizeof *s->ref);
-    s->got = malloc(2 * of_npoints(s) * sizeof *s->got);
-    s->got_st = malloc(of_npoints(s));
+    size_t np = of_npoints(s), nflow = s->np ? s->np * (size_t)s->levels : s->total;
+    s->lref = calloc(np, sizeof *s->lref);
+    s->ref_flow = malloc(2 * np * sizeof *s->ref_flow);
+    s->ref_st = malloc(np);
+    s->got = malloc(2 * nflow * sizeof *s->got);
+    s->got_st = malloc(np);
     s->saved = malloc(s->n);
-    CG_FAIL_IF(!s->ref || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
+    CG_FAIL_IF(!s->lref || !s->ref_flow || !s->ref_st || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
                "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w, s->h);
     st = o->input ? read_frames(o, s) : of_synthesize(s, o->seed);
     if (st == CG_OK) st = of_points_make(s, o->seed);
@@ -345,9 +353,9 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     of_state *s = state;
-    size_t np = of_npoints(s);
-    CG_TRY(
-        clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * np * sizeof(float), s->got, 0, NULL, NULL));
+    size_t np = of_npoints(s), nflow = s->np ? s->np * (size_t)s->levels : s->total; /* every level */
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * nflow * sizeof(float), s->got, 0, NULL,
+                               NULL));
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, np, s->got_st, 0, NULL, NULL));
     of_check(s, of_rung_uses_images(rs), c);
     if (!c->ok) goto out;

@@ -32,20 +32,18 @@ enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST };
  * derivatives (a float4 a pixel) in local memory. Its local bytes for a tx x ty group and window radius r: */
 #define OF_LOCAL_BYTES(tx, ty, r) ((size_t)((tx) + 2 * (r)) * ((ty) + 2 * (r)) * 4 * sizeof(float))
 
-/* The reference's answer at one finest-level pixel, with what the check needs to bound the device's error
- * (of_ref.c). */
+/* The reference's answer at one point of a level, solved from a given guess, with what the check needs to
+ * bound the device's error there (of_ref.c). Flows in that level's pixels. */
 typedef struct of_ref_px {
-    float dx, dy;   /* the flow */
-    uint8_t status; /* OF_* */
+    float dx, dy;   /* the flow; invalid points: 0 at the finest level, the guess at coarser ones */
+    uint8_t status; /* OF_* (lost: relative to the level's frame) */
     bool
         ambiguous; /* valid or invalid may honestly differ: the min eigenvalue within rounding of the limit */
-    bool loose;    /* so at an ancestor: the guess may differ, the flow is not compared */
-    bool clamped;  /* a last-iteration sample lies off the frame: J is flat there, the flow is not compared */
-    bool loose_tex; /* so at an ancestor: the texture's clamped, coarse weights may pick another solution */
-    float lmin;     /* smallest eigenvalue of G / window pixels */
-    float eta;      /* the longest of the last 3 steps: the distance from convergence */
-    float db_hand;  /* bound on |delta b| from a float bilinear sample and float sums */
-    float db_tex;   /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
+    bool clamped;  /* a last-iteration sample lies off the level: J is flat there, the flow is not compared */
+    float lmin;    /* smallest eigenvalue of G / window pixels */
+    float eta;     /* the longest of the last 3 steps: the distance from convergence */
+    float db_hand; /* bound on |delta b| from a float bilinear sample and float sums */
+    float db_tex;  /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
 } of_ref_px;
 
 typedef struct of_state {
@@ -60,14 +58,26 @@ typedef struct of_state {
     size_t lw[OF_MAX_LEVELS], lh[OF_MAX_LEVELS], off[OF_MAX_LEVELS]; /* each level's size and offset */
     size_t total;                                                    /* pixels of all levels */
     uint8_t *frame[2];
-    bool synthetic;  /* the default pair: truth[] holds the known motion */
-    float *truth;    /* 2 floats per pixel, or NULL */
-    of_ref_px *ref;  /* n */
-    float *got;      /* 2 a point: the flow read back */
+    bool synthetic;      /* the default pair: truth[] holds the known motion */
+    float *truth;        /* 2 floats per pixel, or NULL */
+    struct of_level *lv; /* of_ref.c: the reference's pyramid, derivatives and G, kept for of_ref_level */
+    of_ref_px *lref;     /* of_ref_level's answers at one level: one a point of level 0 (the most) */
+    float *ref_flow;     /* the reference's own flow (every level from its own guess), 2 a point */
+    uint8_t *ref_st;     /* and its status, one a point */
+    /* The flow read back, every level as the flow buffer holds it (dense: level L at off[L], a float2 a
+     * pixel; sparse: at L np, a float2 a point): level 0 first, so got[2 i] is point i's final flow. */
+    float *got;
     uint8_t *got_st; /* one a point */
-    uint8_t *saved;  /* the last verified flow's magnitude as grey, for --output */
+    /* The last check's input and verdict: a flow read back bit for bit the same is not checked again. */
+    float *last_got;
+    uint8_t *last_st;
+    bool have_last, last_texture;
+    cg_check last_check;
+    size_t last_compared, last_skipped, last_fixed;
+    uint8_t *saved; /* the last verified flow's magnitude as grey, for --output */
     bool have_saved;
-    size_t compared, skipped; /* the last check: flows compared, valid flows not compared */
+    size_t compared, skipped; /* the last check, level 0: flows compared, valid flows not compared */
+    size_t fixed;             /* and at every level: flows beyond the tolerance passed as fixed points */
     const char *reported;     /* the rung of_report last logged */
     size_t max_wg;
     /* pyr[0] the first frame's levels, [1] the second; sparse: flow np float2 a level, status np, pts_buf */
@@ -118,9 +128,21 @@ void of_report(of_state *s, const char *rung);
 /* One line for the ladder (called at teardown): the counts and each reported rung's end-point error. */
 void of_report_summary(const of_state *s);
 
-/* of_ref.c: the reference flow, status and error terms of every finest-level pixel (s->ref); CG_E_RUNTIME
- * with a logged line when out of host memory. */
+/* of_ref.c: the reference's pyramid, derivatives and G of both frames (kept in s->lv until of_ref_free), and
+ * its own flow and status (s->ref_flow, s->ref_st: every level from its own coarser flow; s->lref must hold
+ * one of_ref_px a point of level 0); CG_E_RUNTIME with a logged line when out of host memory. */
 cg_status of_reference(of_state *s);
+/* Points of level L: np sparse, its pixels dense. */
+size_t of_level_points(const of_state *s, int L);
+/* Solves level L (after of_reference) from the guess twice `coarse`, the flow of level L + 1 (dense: a float2
+ * a pixel of level L + 1, pixel (x/2, y/2) clamped is (x, y)'s guess; sparse: a float2 a point, its own),
+ * 0 where coarse is NULL (the coarsest level); out gets one answer a point of the level (dense: a pixel,
+ * row by row). The kernels' algorithm in double on up to 16 threads. */
+void of_ref_level(const of_state *s, int L, const float *coarse, of_ref_px *out);
+/* One reference step at pixel (x, y) of level L from the flow (dx, dy): out gets the flow after it and the
+ * error terms at its samples (its step's length is out->eta): whether (dx, dy) is a fixed point. */
+void of_ref_step(const of_state *s, int L, size_t x, size_t y, double dx, double dy, of_ref_px *out);
+void of_ref_free(of_state *s);
 
 /* of_synth.c: the seeded synthetic pair (frame[0], frame[1]) and its known motion truth[] (2 floats a pixel):
  * a smoothed random texture, the second frame the first warped bilinearly by a smooth sub-pixel flow. */
