@@ -122,6 +122,20 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run blur-4096-s32 blur --size 4096x4096 --sigma 32 --runs 5 ;;
   of-1080p-l3) # the dense image rungs at 1080p with the default 3 levels (sparse failed there on 2 points)
     run of-1080p-l3 opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --runs 3 ;;
+  deriche) # issue 15: the guide's 4+4-tap recursive filter and its 16x16 skewed transposes beside YvV
+    R=blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:rgH,blur:rgV,blur:recursive,blur:recursive-vt16,blur:recursive-vt,blur:recursive-ht
+    run blur-deriche-4096-s5 $R --size 4096x4096 --runs 10 --estimate &&
+      run blur-deriche-4096-s32 $R --size 4096x4096 --sigma 32 --runs 5 ;;
+  overheads) # issue 16: the overheads family, --timer both, the device facts, a full peak's time
+    for a in "devices" "peak --device gpu --only overheads,launch" "peak --device gpu --only read,copy,fp32 --timer both"; do
+      n=$(echo "$a" | tr ' ,' '__' | tr -d -)
+      echo "\$ clgauge $a" >>"$out/commands.txt"
+      timeout 150 $cg $a >"$out/$n.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done ;;
+  of-check) # issue 19: the per-level check at 1080p, 3 levels (dense and sparse), and 640x480 with 4 levels
+    RUN_TIMEOUT=200 run of-1080p-l3 opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --runs 3 &&
+      RUN_TIMEOUT=200 run of-pts100k-1080p opticalflow --size 1920x1080 --points 100000 --runs 3 ;;
   peers)
     echo "\$ python3 .peers/peers.py --only scan,filter3x3,histogram,opticalflow" >>"$out/commands.txt"
     (cd "$out" && OUT=$out timeout 180 python3 "$OLDPWD/.peers/peers.py" --only scan,filter3x3,histogram,opticalflow \
