@@ -6,9 +6,8 @@
 #  2. deliberately broken kernels, each one plausible bug, must fail (exit 3, FAILED): a dropped byte tail, a
 #     grid's dropped remainder loop, a byte lane counted twice, a sub-histogram left out of the merge, one
 #     extra count per merged bin, a missing barrier after zeroing or before merging the local histogram
-#     (PoCL's work-item loops split at barriers, so a missing one shows), a plain ++ where the global
-#     atomic belongs (all-equal bytes: groups on different CPU threads lose counts; races inside one group
-#     cannot show on PoCL, see docs/workloads/histogram.md); for the seed's rungs a per-work-item row not
+#     (PoCL's work-item loops split at barriers, so a missing one shows; a plain ++ where the global atomic
+#     belongs is a GPU-only mutant, see below); for the seed's rungs a per-work-item row not
 #     fully zeroed, a second pass that drops the last row or has no barrier, a two-pass merge that skips
 #     zero bins (they keep the poison), and for 32-bit pixels a uint4 lane counted twice;
 #  3. bad --pattern / --pixel / --check use: exit 1 with one line.
@@ -92,25 +91,10 @@ mut <<'EOF'
 [("void local_merge(__local uint *h, __global uint *out)\n{\n    barrier(CLK_LOCAL_MEM_FENCE);", "void local_merge(__local uint *h, __global uint *out)\n{")]
 EOF
 caught "no barrier before the merge" histogram:best 100003
-mut <<'EOF'
-[("    if (i < n) atomic_inc(&out[in[i]]);", "    if (i < n) out[in[i]]++;")]
-EOF
-# Lost updates between PoCL's worker threads need two of them running at once: on a loaded machine (other
-# jobs on every core) one attempt can see none, so each race gets up to 3 attempts of 5 checked runs each; a
-# correct count in all of them fails the test.
-race_caught() {
-    local what=$1
-    shift
-    for attempt in 1 2 3; do
-        "$BIN" run histogram:global-atomic --kernel-dir "$wrong" --no-cache --size 4M --pattern allequal \
-            --runs 5 --warmup 1 "$@" >"$TESTTMP/race.out" 2>&1
-        if [ $? -eq 3 ] && grep -q FAILED "$TESTTMP/race.out"; then return; fi
-    done
-    cat "$TESTTMP/race.out"
-    fail "$what: no lost update in 3 attempts (want exit 3 and a FAILED row)"
-}
-race_caught "plain ++ instead of the global atomic"
-race_caught "plain ++ instead of the global atomic, u32 pixels" --pixel u32
+# A plain ++ instead of the global atomic is not tested here: on PoCL it loses updates only when two worker
+# threads happen to run at once, which a 2-core machine gave in some runs and not in others (even idle), so
+# the check could not be made reliable. It is the mutant hist-global-race (expect: race-gpu), caught on a GPU
+# by scripts/gpu-ladders.sh's `races` job (tests/mutation, docs/mutation.md).
 mut <<'EOF'
 [("        for (uint c = 0; c < COPIES; c++)", "        for (uint c = 0; c + 1 < COPIES || c < 1; c++)")]
 EOF
