@@ -137,9 +137,10 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     RUN_TIMEOUT=200 run of-1080p-l3 opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --runs 3 &&
       RUN_TIMEOUT=200 run of-pts100k-1080p opticalflow --size 1920x1080 --points 100000 --runs 3 ;;
   peers)
-    echo "\$ python3 .peers/peers.py --only scan,filter3x3,histogram,opticalflow" >>"$out/commands.txt"
-    (cd "$out" && OUT=$out timeout 180 python3 "$OLDPWD/.peers/peers.py" --only scan,filter3x3,histogram,opticalflow \
-      >peers.txt 2>&1)
+    # PEERS_ONLY picks keys (peers.py --only); empty: every peer
+    po=${PEERS_ONLY:-}
+    echo "\$ python3 .peers/peers.py${po:+ --only $po}" >>"$out/commands.txt"
+    (cd "$out" && OUT=$out timeout 240 python3 "$OLDPWD/.peers/peers.py" ${po:+--only "$po"} >peers.txt 2>&1)
     echo "rc=$?" >>"$out/commands.txt"
     ;;
   esac
