@@ -62,6 +62,9 @@ int main(int argc, char **argv)
     case CG_CMD_RUN:
         st = cg_cmd_run(&o, argc, argv, stdout);
         break;
+    case CG_CMD_TUNE:
+        st = cg_cmd_tune(&o, argc, argv, stdout);
+        break;
     case CG_CMD_PEAK:
         st = cg_cmd_peak(&o, argc, argv, stdout);
         break;

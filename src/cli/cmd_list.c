@@ -34,6 +34,19 @@ static void options_text(const cg_workload *w, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s--%s", used ? ", " : "", r->name);
 }
 
+/* " [tune: wg, loads, grid]": the rung's tunable parameters (`clgauge tune`), or "" when it has none. */
+static void tune_text(const cg_tspace *sp, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; sp && i < sp->n && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : " [tune: ", sp->p[i].name);
+        if (n < 0) return;
+        used += (size_t)n;
+    }
+    if (used && used < len) snprintf(buf + used, len - used, "]");
+}
+
 static void print_text(FILE *out)
 {
     for (size_t i = 0; i < cg_nworkloads; i++) {
@@ -43,9 +56,10 @@ static void print_text(FILE *out)
         fprintf(out, "%s: %s\n  --size: %s\n", w->name, w->summary, w->size_help);
         if (opts[0]) fprintf(out, "  options: %s\n", opts);
         for (size_t k = 0; k < w->n_rungs; k++) {
-            char needs[96];
+            char needs[96], tune[96];
             needs_text(w->rungs[k].needs, needs, sizeof needs);
-            fprintf(out, "  %s:%-16s %s%s\n", w->name, w->rungs[k].name, w->rungs[k].why, needs);
+            tune_text(cg_tune_space_of(w->tune, w->n_tune, w->rungs[k].name), tune, sizeof tune);
+            fprintf(out, "  %s:%-16s %s%s%s\n", w->name, w->rungs[k].name, w->rungs[k].why, needs, tune);
         }
         fputc('\n', out);
     }
@@ -93,7 +107,24 @@ static cJSON *wopt_json(const cg_wopt *d)
     return j;
 }
 
-static cJSON *rung_json(const cg_rung *r)
+/* The rung's search space: [{"name", "role", "param", "values"}], or null when it has none. */
+static cJSON *tune_json(const cg_tspace *sp)
+{
+    static const char *const roles[] = {"other", "wg_x", "wg_y", "groups_per_cu"};
+    if (!sp) return cJSON_CreateNull();
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < sp->n; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "name", sp->p[i].name);
+        cJSON_AddStringToObject(p, "role", roles[sp->p[i].role]);
+        cJSON_AddNumberToObject(p, "param", sp->p[i].index);
+        cJSON_AddItemToObject(p, "values", cJSON_CreateIntArray(sp->p[i].v, sp->p[i].n));
+        cJSON_AddItemToArray(a, p);
+    }
+    return a;
+}
+
+static cJSON *rung_json(const cg_workload *w, const cg_rung *r)
 {
     cJSON *j = cJSON_CreateObject(), *needs = cJSON_AddArrayToObject(j, "needs");
     cJSON_AddStringToObject(j, "name", r->name);
@@ -107,6 +138,7 @@ static cJSON *rung_json(const cg_rung *r)
         if (r->needs & b) cJSON_AddItemToArray(needs, cJSON_CreateString(cg_feature_name(b)));
     cJSON_AddNumberToObject(j, "local_bytes", (double)r->local_bytes);
     cJSON_AddItemToObject(j, "params", cJSON_CreateIntArray(r->p, CG_RUNG_NPARAMS));
+    cJSON_AddItemToObject(j, "tune", tune_json(cg_tune_space_of(w->tune, w->n_tune, r->name)));
     return j;
 }
 
@@ -127,7 +159,7 @@ static cJSON *workload_json(const cg_workload *w)
         cJSON_AddItemToArray(own, wopt_json(&w->wopts[k]));
     cJSON *rungs = cJSON_AddArrayToObject(j, "rungs");
     for (size_t k = 0; k < w->n_rungs; k++)
-        cJSON_AddItemToArray(rungs, rung_json(&w->rungs[k]));
+        cJSON_AddItemToArray(rungs, rung_json(w, &w->rungs[k]));
     return j;
 }
 

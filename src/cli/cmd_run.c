@@ -14,6 +14,7 @@
 #include "cli/outputs.h"
 #include "cli/summary.h"
 #include "cli/targets.h"
+#include "cli/tuning.h"
 #include "core/context.h"
 #include "core/log.h"
 #include "core/program.h"
@@ -348,8 +349,13 @@ static cg_status validate_all(const cg_ctx *ctx, const cg_opts *o, const cg_targ
 /* Runs the ladder of w once per item of its sweep, each run's rows labelled with its item ("5x5") where w has
  * a sweep. Stops at a status the next item would repeat (setup refused the options or a file) and returns
  * that status then, so that the caller stops as well. */
+/* What runs one workload: the ladder (cg_runner_run) or tune's search (cg_tune_workload). */
+typedef cg_status (*ladder_fn)(cg_ctx *ctx, const cg_workload *w, const bool *selected, const cg_run_opts *o,
+                               const cg_ceilings *ceil, cg_report *rep, cg_progress_fn progress, void *user);
+
 static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, const bool *selected,
-                           const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep, run_progress *prog)
+                           const cg_run_opts *ro, const cg_ceilings *ceil, cg_report *rep, run_progress *prog,
+                           ladder_fn ladder)
 {
     cg_filter_size items[CG_FILTERS_MAX];
     size_list sz;
@@ -361,7 +367,7 @@ static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, 
         cg_run_opts one;
         sweep_one(w, ro, &items[i % n], &store, label, &one);
         size_one(&sz, i / n, label2, &one);
-        cg_status s = cg_runner_run(ctx, w, selected, &one, ceil, rep, progress, prog);
+        cg_status s = ladder(ctx, w, selected, &one, ceil, rep, progress, prog);
         if (s == CG_E_USAGE || s == CG_E_IO) return cg_status_merge(s, st); /* the caller stops too */
         st = cg_status_merge(st, s);
     }
@@ -369,7 +375,7 @@ static cg_status run_sweep(cg_ctx *ctx, const cg_opts *o, const cg_workload *w, 
 }
 
 static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t, const cg_run_opts *ro,
-                             cg_report *rep)
+                             cg_report *rep, ladder_fn ladder)
 {
     cg_ceilings ceil;
     cg_status st = get_ceilings(ctx, o, rep, &ceil);
@@ -384,26 +390,30 @@ static cg_status run_ladders(cg_ctx *ctx, const cg_opts *o, const cg_targets *t,
         for (size_t k = 0; k < cg_workloads[w]->n_rungs; k++)
             prog.total += n_items * t->rung[w][k];
     }
-    bool tty = !o->quiet && isatty(STDERR_FILENO);
+    bool tty = !o->quiet && isatty(STDERR_FILENO) && ladder == cg_runner_run; /* tune shows its own */
     for (size_t w = 0; w < cg_nworkloads; w++) {
         if (!t->any[w]) continue;
-        cg_status s = run_sweep(ctx, o, cg_workloads[w], t->rung[w], ro, &ceil, rep, tty ? &prog : NULL);
+        cg_status s =
+            run_sweep(ctx, o, cg_workloads[w], t->rung[w], ro, &ceil, rep, tty ? &prog : NULL, ladder);
         st = cg_status_merge(st, s);
         if (s == CG_E_USAGE || s == CG_E_IO)
             break; /* setup refused the options: the other ladders would refuse them too, or the user must fix
                     */
     }
-    if (!o->quiet && isatty(STDERR_FILENO)) fprintf(stderr, "\r\033[K");
+    if (tty) fprintf(stderr, "\r\033[K");
     return st;
 }
 
-cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
+/* run and tune: options -> device -> roofline -> each workload through `ladder` -> report files. */
+static cg_status run_or_tune(const cg_opts *o, int argc, char **argv, FILE *out, bool tune)
 {
     cg_targets t;
     cg_run_opts ro;
     unsigned mask = 0;
     cg_status st = cg_targets_parse(o->targets, &t);
     if (st == CG_OK) st = check_run_opts(o, &t, &ro, &mask);
+    if (st == CG_OK && tune) st = cg_tune_configure(o, &t, out);
+    ro.no_tuned = o->no_tuned || tune;      /* a search starts from the rungs' own values */
     const char *cl_files[CG_MAX_WORKLOADS]; /* --kernel-dir: the .cl file of each selected workload */
     size_t n_cl = 0;
     for (size_t w = 0; st == CG_OK && w < cg_nworkloads; w++)
@@ -420,13 +430,25 @@ cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
     cg_device_probe_wg_multiple(&l.dev[dev - l.dev]); /* the device block is the same in run, peak, devices */
     if ((st = cg_ctx_init(&ctx, dev, mask, o->kernel_dir, o->no_cache, o->cache_dir)) != CG_OK) goto out_list;
     fill_meta(&rep, o, dev, argc, argv);
-    if ((st = validate_all(&ctx, o, &t, &ro)) == CG_OK) st = run_ladders(&ctx, o, &t, &ro, &rep);
+    if ((st = validate_all(&ctx, o, &t, &ro)) == CG_OK)
+        st = run_ladders(&ctx, o, &t, &ro, &rep, tune ? cg_tune_workload : cg_runner_run);
     /* a usage error (exit 1) never writes or replaces a report, even one found by a late setup */
-    if (rep.n > 0 && st != CG_E_USAGE) st = cg_status_merge(st, write_reports(o, &rep, out));
+    if (rep.n > 0 && st != CG_E_USAGE)
+        st = cg_status_merge(st, tune ? cg_cmd_write_files(o, &rep) : write_reports(o, &rep, out));
     if (o->quiet && st != CG_E_USAGE) cg_cli_run_summary(&rep, stderr); /* --quiet: one line, not nothing */
     cg_ctx_fini(&ctx);
 out_list:
     cg_report_fini(&rep);
     cg_device_list_fini(&l);
     return st;
+}
+
+cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out)
+{
+    return run_or_tune(o, argc, argv, out, false);
+}
+
+cg_status cg_cmd_tune(const cg_opts *o, int argc, char **argv, FILE *out)
+{
+    return run_or_tune(o, argc, argv, out, true);
 }

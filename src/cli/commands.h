@@ -12,6 +12,9 @@ cg_status cg_cmd_list(const cg_opts *o, FILE *out);
 cg_status cg_cmd_completions(const cg_opts *o, FILE *out);
 /* argc/argv are recorded in the report's command line. */
 cg_status cg_cmd_run(const cg_opts *o, int argc, char **argv, FILE *out);
+/* `clgauge tune`: run's pipeline (options, device, roofline, reports) with a search per rung in place of the
+ * ladder (cli/cmd_tune.c: docs/tune.md). */
+cg_status cg_cmd_tune(const cg_opts *o, int argc, char **argv, FILE *out);
 /* `clgauge peak`: the device's ceilings; a full run also becomes the roofline that `run` uses. */
 cg_status cg_cmd_peak(const cg_opts *o, int argc, char **argv, FILE *out);
 /* report: text tables of saved runs, or --html. compare: two saved runs (exit 3 on a regression). */

@@ -228,7 +228,7 @@ static void zsh_command(FILE *f, int c)
     const cg_opt_row *t = cg_opt_table(&n);
     for (const cg_opt_row *r = t; r < t + n; r++)
         if (takes(r, c)) zsh_option(f, r);
-    if (c == CG_CMD_RUN)
+    if (c == CG_CMD_RUN || c == CG_CMD_TUNE)
         fprintf(f, " \\\n        '*:workload:_clgauge_targets'");
     else if (c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
         fprintf(f, " \\\n        '*:run file:_files -g \"*.json\"'");

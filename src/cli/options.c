@@ -17,7 +17,9 @@
 
 #define C_DEV    (1u << CG_CMD_DEVICES)
 #define C_LIST   (1u << CG_CMD_LIST)
-#define C_RUN    (1u << CG_CMD_RUN)
+#define C_RUN1   (1u << CG_CMD_RUN)
+#define C_TUNE   (1u << CG_CMD_TUNE)
+#define C_RUN    (C_RUN1 | C_TUNE) /* tune takes run's options: it runs the same ladders */
 #define C_PEAK   (1u << CG_CMD_PEAK)
 #define C_REPORT (1u << CG_CMD_REPORT)
 #define C_CMP    (1u << CG_CMD_COMPARE)
@@ -68,14 +70,14 @@ static const cg_opt_row cg_opt_rows[] = {
     {"input", CG_ARG_STR, O(input), C_RUN, "FILE.png",
      "the picture (opticalflow: two, A.png,B.png); colour made grey (lcs: two files of bytes, A,B)", 0, FILE_,
      .takes = takes_files, .takers_noun = "picture workloads and lcs"},
-    {"output", CG_ARG_STR, O(output), C_RUN, "FILE.png",
+    {"output", CG_ARG_STR, O(output), C_RUN1, "FILE.png",
      "write the filtered picture (lcs: the --traceback subsequence's bytes; cloth: the final cloth drawn)", 0,
      FILE_, .takes = takes_output, .takers_noun = "picture workloads, lcs and cloth"},
     {"check", CG_ARG_STR, O(check), C_RUN, "MODE",
      "inputs to verify on: random (default: seeded data, error-bound tolerances) or exact (small-integer "
      "patterns whose float reference is exact, compared with zero tolerance)",
      0, CG_COMPLETE_WORDS, "random exact", .takes = NULL},
-    {"estimate", CG_ARG_FLAG, O(estimate), C_RUN, NULL,
+    {"estimate", CG_ARG_FLAG, O(estimate), C_RUN1, NULL,
      "also print the speed each algorithm's accesses and MADs predict, next to the measured speed", 0,
      .takes = takes_estimate, .takers_noun = "workloads with a speed estimate"},
     {"no-cache", CG_ARG_FLAG, O(no_cache), C_RUN | C_PEAK, NULL,
@@ -88,6 +90,16 @@ static const cg_opt_row cg_opt_rows[] = {
      "treat the device as lacking these features (images, fp64, fp16, nvidia-ptx, image-r8, image-rf, "
      "int64-atomics)",
      0, CG_COMPLETE_FEATURES, .takes = NULL},
+    {"no-tuned", CG_ARG_FLAG, O(no_tuned), C_RUN1, NULL,
+     "ignore the tuning cache: run every rung with its own parameters, not `clgauge tune`'s winners", 0,
+     TEXT_},
+    {"strategy", CG_ARG_STR, O(strategy), C_TUNE, "HOW",
+     "how to search each rung's parameters: exhaustive (default: every candidate), random (a seeded sample) "
+     "or anneal (simulated annealing over neighbours); the seeds' rules and the rung's own values always run",
+     0, CG_COMPLETE_WORDS, "exhaustive random anneal", .takes = NULL},
+    {"budget", CG_ARG_DBL, O(budget), C_TUNE, "S",
+     "seconds of wall time per rung's search (default 120); the search stops at the first candidate past it",
+     0, TEXT_},
     {"only", CG_ARG_STR, O(only), C_PEAK, "LIST",
      "peak: run only these families or tests (bandwidth,fp32,...; see `clgauge peak --help`)", 0,
      CG_COMPLETE_PEAK_TESTS, .takes = NULL},
@@ -245,6 +257,9 @@ static const struct {
     [CG_CMD_COMPARE] =
         {"compare", "OLD.json NEW.json [--threshold PCT]",
          "per-rung changes beyond noise (exit 3 on a regression), or two devices side by side"},
+    [CG_CMD_TUNE] = {"tune", "WORKLOAD[:RUNG][,...] [--strategy HOW] [--budget S] [run's options]",
+                     "search the rungs' tunable parameters (work-group, tile, copies...), test the seeds' "
+                     "work-group rules, keep the winners for run"},
     [CG_CMD_HELP] = {"help", "[COMMAND]", "show help for a command"},
     [CG_CMD_COMPLETIONS] = {"completions", "bash|zsh",
                             "print a completion script for bash or zsh, generated from the option table"},
@@ -437,7 +452,7 @@ static cg_status parse_short(int argc, char **argv, int *i, cg_opts *o)
 static cg_status take_positional(const char *a, cg_opts *o)
 {
     cg_command c = o->command;
-    if ((c == CG_CMD_RUN || c == CG_CMD_HELP || c == CG_CMD_COMPLETIONS) && !o->targets)
+    if ((c == CG_CMD_RUN || c == CG_CMD_TUNE || c == CG_CMD_HELP || c == CG_CMD_COMPLETIONS) && !o->targets)
         o->targets = a;
     else if ((c == CG_CMD_REPORT || c == CG_CMD_COMPARE) && o->nfiles < CG_MAX_FILES)
         o->files[o->nfiles++] = a;
@@ -475,7 +490,7 @@ static cg_status parse_command(const char *s, cg_opts *o)
     }
     o->command = find_command(s);
     if (o->command == CG_CMD_NONE) {
-        CG_ERROR("unknown command '%s'; commands: devices, list, run, peak, report, compare, help (see "
+        CG_ERROR("unknown command '%s'; commands: devices, list, run, peak, report, compare, tune, help (see "
                  "`clgauge --help`)",
                  s);
         return CG_E_USAGE;
@@ -510,6 +525,11 @@ cg_status cg_opts_parse(int argc, char **argv, cg_opts *o)
     if (st == CG_OK && o->command == CG_CMD_RUN && !o->targets && !o->help) {
         CG_ERROR(
             "run needs workloads: `clgauge run all`, or names from `clgauge list` (e.g. reduction:naive)");
+        st = CG_E_USAGE;
+    }
+    if (st == CG_OK && o->command == CG_CMD_TUNE && !o->targets && !o->help) {
+        CG_ERROR("tune needs a workload or rungs: `clgauge tune reduction`, `clgauge tune histogram:local` "
+                 "(`clgauge list` marks the rungs with tunable parameters)");
         st = CG_E_USAGE;
     }
     if (st == CG_OK && !o->help &&
@@ -586,7 +606,7 @@ void cg_opts_help(cg_command c, void *fp)
         cg_opt_help_text(r, text, sizeof text);
         help_line(f, left, HELP_LEFT, text);
     }
-    if (c == CG_CMD_RUN || c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
+    if (c == CG_CMD_RUN || c == CG_CMD_TUNE || c == CG_CMD_REPORT || c == CG_CMD_COMPARE)
         help_line(f, "--", HELP_LEFT, "end of the options: every later word is a workload or a file");
     if (c == CG_CMD_PEAK) {
         fprintf(f, "\nTests (--only takes families or test names):\n");

@@ -18,6 +18,7 @@ typedef enum cg_command {
     CG_CMD_PEAK,
     CG_CMD_REPORT,
     CG_CMD_COMPARE,
+    CG_CMD_TUNE,
     CG_CMD_HELP,
     CG_CMD_COMPLETIONS, /* hidden (not in the overview): prints a bash or zsh completion script */
     CG_CMD_COUNT
@@ -86,6 +87,9 @@ typedef struct cg_opts {
     double max_time;                 /* peak --max-time (seconds per figure) */
     const char *timer;               /* peak --timer: "events", "host" or "both"; NULL: not given (events) */
     const char *html;                /* run, report --html */
+    const char *strategy;            /* tune --strategy: exhaustive, random, anneal; NULL: not given */
+    double budget;                   /* tune --budget, seconds of wall time per rung (0: not given: 120) */
+    bool no_tuned;                   /* run --no-tuned: ignore the tuning cache */
     double threshold;                /* compare --threshold, percent (default 5) */
     const char *files[CG_MAX_FILES]; /* report, compare: the run files (JSON) */
     int nfiles;

@@ -305,19 +305,138 @@ static void fill_speedups(cg_report *rep, size_t first_row, const char *first_ru
     }
 }
 
-cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected, const cg_run_opts *o,
-                        const cg_ceilings *ceil, cg_report *rep, cg_progress_fn progress, void *user)
+struct cg_runner {
+    cg_ctx *ctx;
+    const cg_workload *w;
+    const cg_run_opts *o;
+    const cg_ceilings *ceil;
+    void *state;
+    char size_desc[64];
+};
+
+cg_status cg_runner_open(cg_ctx *ctx, const cg_workload *w, const cg_run_opts *o, const cg_ceilings *ceil,
+                         cg_runner **out)
 {
-    void *state = NULL;
-    char size_desc[64] = "";
+    *out = NULL;
+    cg_runner *run = calloc(1, sizeof *run);
+    if (!run) {
+        CG_ERROR("out of host memory");
+        return CG_E_RUNTIME;
+    }
+    *run = (cg_runner){ctx, w, o, ceil, NULL, ""};
     cg_buffers_clear(ctx); /* the registry holds this workload's buffers only */
     double t0 = wall_now();
-    cg_status st = w->setup(ctx, o, &state, size_desc, sizeof size_desc);
+    cg_status st = w->setup(ctx, o, &run->state, run->size_desc, sizeof run->size_desc);
     CG_DEBUG("%s: set up (inputs, reference) in %.2f s wall", w->name, wall_now() - t0);
     if (st != CG_OK) {
         cg_buffers_clear(ctx);
+        free(run);
         return st;
     }
+    *out = run;
+    return CG_OK;
+}
+
+cg_ctx *cg_runner_ctx(const cg_runner *run)
+{
+    return run->ctx;
+}
+
+void cg_runner_fill_identity(const cg_runner *run, const cg_rung *r, cg_result *row)
+{
+    copy_str(row->workload, sizeof row->workload, run->w->name);
+    copy_str(row->rung, sizeof row->rung, r->name);
+    copy_str(row->variant, sizeof row->variant, run->o->variant);
+    copy_str(row->why, sizeof row->why, r->why);
+    copy_str(row->size_desc, sizeof row->size_desc, run->size_desc);
+    row->first_mismatch = -1;
+    row->facts.occupancy = NAN;
+}
+
+cg_status cg_runner_rung(cg_runner *run, const cg_rung *r, cg_report *rep, cg_result **rowp)
+{
+    cg_result *row = *rowp = cg_report_add(rep);
+    if (!row) return CG_E_RUNTIME;
+    cg_runner_fill_identity(run, r, row);
+    return run_rung(run->ctx, run->w, run->state, r, run->o, run->ceil, row);
+}
+
+/* "filter=5x5,sigma=2": the workload options given, sorted by name, so that the same options give one key
+ * in any order. */
+static void options_text(const cg_wopts *s, char *buf, size_t len)
+{
+    const cg_wopt_value *v[CG_WOPTS_MAX];
+    size_t n = 0, used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; s && i < s->n; i++) {
+        size_t j = n++;
+        while (j > 0 && strcmp(v[j - 1]->name, s->v[i].name) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = &s->v[i];
+    }
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s=%s", i ? "," : "", v[i]->name,
+                         v[i]->text ? v[i]->text : "");
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+void cg_runner_tune_key(const cg_runner *run, const cg_rung *r, cg_tune_keybuf *kb)
+{
+    cg_model m = {0};
+    run->w->model(run->state, r, &m);
+    cg_tune_size_class(m.items, kb->size_class, sizeof kb->size_class);
+    options_text(run->o->wopts, kb->options, sizeof kb->options);
+    const cg_device *d = run->ctx->dev;
+    kb->k = (cg_tune_key){d->platform_name, d->name,        d->driver,  run->w->name,
+                          r->name,          kb->size_class, kb->options};
+}
+
+void cg_runner_close(cg_runner *run)
+{
+    if (!run) return;
+    run->w->teardown(run->state);
+    cg_buffers_clear(run->ctx);
+    free(run);
+}
+
+/* The rung to run for row k of w: the row itself, or a copy with the tuning cache's winner applied (its text
+ * into params) when there is one and o allows it. */
+static const cg_rung *tuned_rung(const cg_runner *run, const cg_rung *r, cg_rung *copy, char *params,
+                                 size_t len)
+{
+    params[0] = 0;
+    const cg_tspace *sp = cg_tune_space_of(run->w->tune, run->w->n_tune, r->name);
+    if (run->o->no_tuned || !sp || run->ctx->no_cache || !run->ctx->cache_dir[0]) return r;
+    cg_tune_keybuf kb;
+    cg_tune_entry e;
+    int vals[CG_TUNE_MAXP];
+    cg_runner_tune_key(run, r, &kb);
+    if (!cg_tunecache_load(run->ctx->cache_dir, &kb.k, &e)) return r;
+    if (!cg_tune_parse(sp, e.params, vals)) {
+        CG_WARN("%s:%s: tuned parameters '%.60s' do not fit the rung's parameters: ignored (tune it again)",
+                run->w->name, r->name, e.params);
+        return r;
+    }
+    int own[CG_TUNE_MAXP];
+    cg_tune_defaults(sp, r->p, own);
+    if (!memcmp(own, vals, sizeof(int) * (size_t)sp->n)) return r; /* the winner is the rung's own */
+    *copy = *r;
+    cg_tune_apply(sp, vals, copy->p);
+    copy->local_bytes = 0;
+    cg_tune_format(sp, vals, params, len);
+    return copy;
+}
+
+cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected, const cg_run_opts *o,
+                        const cg_ceilings *ceil, cg_report *rep, cg_progress_fn progress, void *user)
+{
+    cg_runner *run = NULL;
+    cg_status st = cg_runner_open(ctx, w, o, ceil, &run);
+    if (st != CG_OK) return st;
     size_t n = 0, i = 0, first_row = rep->n;
     char label[96]; /* the progress line's name: "convolution[5x5]" for a run with a variant */
     if (o->variant)
@@ -328,25 +447,21 @@ cg_status cg_runner_run(cg_ctx *ctx, const cg_workload *w, const bool *selected,
         n += selected[k];
     for (size_t k = 0; k < w->n_rungs; k++) {
         if (!selected[k]) continue;
-        const cg_rung *r = &w->rungs[k];
+        cg_rung copy;
+        char params[96];
+        const cg_rung *r = tuned_rung(run, &w->rungs[k], &copy, params, sizeof params);
         if (progress) progress(label, r->name, ++i, n, user);
-        cg_result *row = cg_report_add(rep);
-        if (!row) {
-            st = cg_status_merge(st, CG_E_RUNTIME);
-            break;
+        cg_result *row = NULL;
+        st = cg_status_merge(st, cg_runner_rung(run, r, rep, &row));
+        if (!row) break;
+        if (params[0]) {
+            copy_str(row->params, sizeof row->params, params);
+            copy_str(row->params_from, sizeof row->params_from, "tuned");
         }
-        copy_str(row->workload, sizeof row->workload, w->name);
-        copy_str(row->rung, sizeof row->rung, r->name);
-        copy_str(row->variant, sizeof row->variant, o->variant);
-        copy_str(row->why, sizeof row->why, r->why);
-        copy_str(row->size_desc, sizeof row->size_desc, size_desc);
-        row->first_mismatch = -1;
-        st = cg_status_merge(st, run_rung(ctx, w, state, r, o, ceil, row));
     }
     fill_speedups(rep, first_row, w->rungs[0].name);
-    if (w->summarize) w->summarize(state, rep->rows + first_row, rep->n - first_row);
-    if (o->output && w->save_output) st = cg_status_merge(st, w->save_output(ctx, state, o->output));
-    w->teardown(state);
-    cg_buffers_clear(ctx);
+    if (w->summarize) w->summarize(run->state, rep->rows + first_row, rep->n - first_row);
+    if (o->output && w->save_output) st = cg_status_merge(st, w->save_output(ctx, run->state, o->output));
+    cg_runner_close(run);
     return st;
 }

@@ -12,6 +12,7 @@
 #include "core/context.h"
 #include "core/events.h"
 #include "core/size.h"
+#include "core/tune.h"
 
 /* Rung parameters are data so that they can later be swept per device: their meaning is the workload's. */
 #define CG_RUNG_NPARAMS 5
@@ -97,6 +98,7 @@ typedef struct cg_run_opts {
     const cg_wopts
         *wopts;          /* the workload options given (cg_workload.wopts), one item of a sweep; NULL: none */
     const char *variant; /* the run's parameter label copied into every row ("32x32"), or NULL */
+    bool no_tuned;       /* --no-tuned: every rung with its own parameters, not the tuning cache's winners */
     bool check_exact;    /* --check exact: inputs from an exact pattern (small integers, dyadic weights)
                             whose float reference is exact, compared with zero tolerance */
 } cg_run_opts;
@@ -151,6 +153,11 @@ typedef struct cg_workload {
     size_t n_wopts;
     const cg_rung *rungs;
     size_t n_rungs;
+    /* The tunable parameters of some rungs (core/tune.h; `clgauge tune`), or NULL: none. A candidate is a
+     * copy of the rung's row with the space's p[] entries replaced and local_bytes 0, so that the local
+     * memory it needs must come from local_need (below) where it depends on those entries. */
+    const cg_tspace *tune;
+    size_t n_tune;
 
     /* Picks the size (checking it against the device: CG_E_USAGE with the limit named), makes seeded inputs,
      * device buffers/images and the CPU reference, once per workload. *size_desc gets "2^24 floats". */

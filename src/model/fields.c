@@ -77,6 +77,10 @@ const cg_field cg_row_fields[] = {
     F("occupancy", CG_F_DOUBLE, facts.occupancy, "1", RUN),
     F("occ_limit", CG_F_STR, facts.occ_limit, "", RUN),
     F("occ_model", CG_F_STR, facts.occ_model, "", RUN),
+    /* the tunable parameters a row ran with, where they are not the rung's own, and their source
+       (docs/tune.md) */
+    F("params", CG_F_STR, params, "", RUN),
+    F("params_from", CG_F_STR, params_from, "", RUN),
     /* the rest of a peak row: what the figure counts, its best launch, and why it is not ok */
     F("amount", CG_F_DOUBLE, amount, "", PEAK), /* bytes or operations per launch */
     F("t_min_s", CG_F_DOUBLE, t_min, "s", PEAK),

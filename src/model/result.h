@@ -99,6 +99,13 @@ typedef struct cg_result {
                          "float4", "pinned write 64 MiB" */
     char why[160];
     char size_desc[64];
+    /* run: the tunable parameters the rung ran with ("wg=128,copies=4") when they are not the rung's own (a
+     * winner from the tuning cache), else ""; tune: each candidate's, the rung's own included */
+    char params[96];
+    /* where params came from: run "tuned" (the tuning cache); tune a comma-separated list of "default" (the
+     * rung's own values), "rule:NAME" (a seed rule's pick, core/tune.h), "search" (the strategy's), "best"
+     * (the fastest); "" otherwise */
+    char params_from[96];
     cg_rung_status status;
     char reason[256]; /* why it is not ok: the check's detail, the missing feature, the failing call */
     /* timing, seconds, over the timed runs (warm-up dropped) */

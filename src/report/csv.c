@@ -13,7 +13,8 @@
 #include <string.h>
 
 /* The run's columns, in order: keep this list stable (scripts read columns by name, but also by position);
- * the kernel facts (docs/tune.md), from "kernel" on, came after the first seventeen so that none moved. */
+ * the kernel facts (docs/tune.md), from "kernel" on, came after the first seventeen so that none moved,
+ * and the tuned parameters after them. */
 const char *const cg_csv_columns[] = {
     "workload",    "variant",       "rung",
     "status",      "runs",          "t_min_s",
@@ -23,7 +24,7 @@ const char *const cg_csv_columns[] = {
     "bound_ratio", "warnings",      "kernel",
     "wg_local",    "kernel_wg_max", "kernel_local_bytes",
     "registers",   "occ_groups",    "occupancy",
-    "occ_limit",
+    "occ_limit",   "params",        "params_from",
 };
 const size_t cg_csv_ncolumns = sizeof cg_csv_columns / sizeof cg_csv_columns[0];
 

@@ -45,7 +45,8 @@ static void cell_name(const cg_result *row, char *buf, size_t n)
 {
     char group[CG_GROUP_LEN];
     cg_result_group(row, group, sizeof group);
-    snprintf(buf, n, "%s:%s", group, row->rung);
+    /* "*": the rung ran with the tuning cache's parameters (the footer names them) */
+    snprintf(buf, n, "%s:%s%s", group, row->rung, !strcmp(row->params_from, "tuned") ? "*" : "");
 }
 
 /* The status label (cg_status_label), "!" after it when the row has a warning. */
@@ -405,6 +406,14 @@ static void print_footer(FILE *f, const cg_report *r)
     fprintf(f, "Roofline (%s): copy %s, read %s, MAD %s\n", r->roofline_source[0] ? r->roofline_source : "?",
             copy, rd, mad);
     print_notes(f, r);
+    for (size_t i = 0; i < r->n; i++) {
+        const cg_result *row = &r->rows[i];
+        char name[CELL];
+        if (strcmp(row->params_from, "tuned")) continue;
+        cell_name(row, name, sizeof name);
+        fprintf(f, "%s ran with tuned parameters %s (clgauge tune's winner; --no-tuned runs its own)\n", name,
+                row->params);
+    }
 }
 
 int cg_report_text_columns(FILE *f)
