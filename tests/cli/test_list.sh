@@ -54,7 +54,7 @@ opts = {(o["name"], tuple(o["commands"])): o for o in d["options"]}
 dev = [o for o in d["options"] if o["name"] == "device"][0]
 assert dev["short"] == "d" and dev["value"] == "SEL" and "run" in dev["commands"] and dev["workloads"] is None
 sig = [o for o in d["options"] if o["name"] == "sigma"][0]
-assert sig["workloads"] == ["blur"] and sig["commands"] == ["run"], sig
+assert sig["workloads"] == ["blur"] and sig["commands"] == ["run", "tune"], sig
 inp = [o for o in d["options"] if o["name"] == "input"][0]
 assert inp["workloads"] == ["filter3x3", "blur", "lcs", "opticalflow"], inp
 text = open(sys.argv[2]).read()

@@ -75,7 +75,7 @@ with open(sys.argv[2], newline="") as f:
 header, body = table[0], table[1:]
 want = ("workload,variant,rung,status,runs,t_min_s,t_median_s,t_max_s,t_cv,gbps,gflops,items_per_s,item_unit,"
         "roofline_pct,speedup,bound_ratio,warnings,kernel,wg_local,kernel_wg_max,kernel_local_bytes,registers,"
-        "occ_groups,occupancy,occ_limit").split(",")
+        "occ_groups,occupancy,occ_limit,params,params_from").split(",")
 assert header == want, "CSV header %s\nwant %s" % (header, want)
 assert len(body) == len(rows), "%d CSV rows, %d JSON rows" % (len(body), len(rows))
 for line, row in zip(body, rows):

@@ -29,6 +29,24 @@ expect "help devices" 0 "^Usage: clgauge devices" -- "$bin" help devices
 expect "help (no command): overview" 0 "^Commands:" -- "$bin" help
 expect "help nosuch" 1 "unknown command 'nosuch'" -- "$bin" help nosuch
 
+# --- tune: its own options and what it refuses before any device work
+expect "tune --help" 0 "^Usage: clgauge tune " -- "$bin" tune --help
+expect "tune --help mentions --strategy" 0 "^      --strategy HOW " -- "$bin" tune --help
+expect "tune --help mentions --budget" 0 "^      --budget S " -- "$bin" tune --help
+expect "run --help mentions --no-tuned" 0 "^      --no-tuned " -- "$bin" run --help
+expect "tune without targets" 1 "tune needs a workload" -- "$bin" tune
+expect "tune --budget 0" 1 "--budget expects a positive number, not '0'" -- "$bin" tune reduction:best --budget 0
+expect "tune --budget -5" 1 "--budget expects a positive number, not '-5'" -- "$bin" tune reduction:best --budget -5
+expect "tune --budget x" 1 "--budget expects a positive number" -- "$bin" tune reduction:best --budget 1e999
+expect "tune --strategy unknown" 1 "unknown --strategy 'greedy': use exhaustive, random or anneal" -- \
+    "$bin" tune reduction:best --strategy greedy
+expect "tune a rung with no parameters" 1 "reduction:naive has no tunable parameters: tune one of its rungs" -- \
+    "$bin" tune reduction:naive
+expect "tune a workload with none" 1 "saxpy has no rung with tunable parameters" -- "$bin" tune saxpy
+expect "tune --output is run's" 1 "unknown option '--output'" -- "$bin" tune reduction:best --output x.png
+expect "run --strategy is tune's" 1 "unknown option '--strategy'" -- "$bin" run reduction --strategy random
+expect "tune an unknown rung" 1 "unknown rung 'nosuch' of reduction" -- "$bin" tune reduction:nosuch
+
 # --- unknown commands and options
 expect "unknown command" 1 "unknown command 'frobnicate'" -- "$bin" frobnicate
 expect "unknown command lists the commands" 1 "devices, list, run" -- "$bin" frobnicate
@@ -127,7 +145,7 @@ check "man page exists" -- test -s "$man_page"
 if [ -s "$man_page" ]; then
     plain=$tmp/clgauge.1.txt
     sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man_page" >"$plain"
-    for cmd in devices run list help report compare; do
+    for cmd in devices run list help report compare tune; do
         expect "help of $cmd" 0 "" -- "$bin" "$cmd" --help
         for opt in $(grep -oE -- '--[a-z][a-z-]*' "$last_stdout" | sort -u); do
             check "man page documents $opt (from $cmd --help)" -- grep -qF -- "$opt" "$plain"
