@@ -22,7 +22,8 @@ static struct {
     double budget_s;
     bool tty, quiet;
     FILE *out;
-} cfg = {CG_TS_EXHAUSTIVE, CG_TUNE_DEFAULT_BUDGET, false, false, NULL};
+    const char *space; /* --space, or NULL */
+} cfg = {CG_TS_EXHAUSTIVE, CG_TUNE_DEFAULT_BUDGET, false, false, NULL, NULL};
 
 static double now_s(void)
 {
@@ -65,6 +66,7 @@ cg_status cg_tune_configure(const cg_opts *o, const cg_targets *t, FILE *out)
     cfg.quiet = o->quiet;
     cfg.tty = !o->quiet && isatty(STDERR_FILENO);
     cfg.out = out;
+    cfg.space = o->space;
     bool any = false;
     for (size_t w = 0; w < cg_nworkloads; w++) {
         const cg_workload *wl = cg_workloads[w];
@@ -72,8 +74,15 @@ cg_status cg_tune_configure(const cg_opts *o, const cg_targets *t, FILE *out)
         bool all = whole(wl, t->rung[w]);
         for (size_t k = 0; k < wl->n_rungs; k++) {
             if (!t->rung[w][k]) continue;
-            bool has = cg_tune_space_of(wl->tune, wl->n_tune, wl->rungs[k].name) != NULL;
+            const cg_tspace *sp = cg_tune_space_of(wl->tune, wl->n_tune, wl->rungs[k].name);
+            bool has = sp != NULL;
             any |= has;
+            char err[200];
+            cg_tspace narrow;
+            if (sp && o->space && (narrow = *sp, !cg_tune_restrict(&narrow, o->space, err, sizeof err))) {
+                CG_ERROR("bad --space '%.80s' for %s:%s: %s", o->space, wl->name, wl->rungs[k].name, err);
+                return CG_E_USAGE;
+            }
             if (!has && !all) {
                 char names[512];
                 tunable_names(wl, names, sizeof names);
@@ -312,7 +321,8 @@ static void print_summary(const search *s, long best, double t_dflt, const char 
         }
         occupancy_text(row, occ, sizeof occ);
         fprintf(f, "  %-4zu %-34s %12s %9s  %-22s %s\n", i + 1, row->params, t, sp, occ, row->params_from);
-        if (row->status != CG_RUNG_OK && baseline) fprintf(f, "       %s\n", row->reason);
+        if (row->status != CG_RUNG_OK && (baseline || row->status == CG_RUNG_WRONG))
+            fprintf(f, "       %s\n", row->reason);
         shown++;
     }
     if (shown < n) fprintf(f, "  (%zu more candidates in --json / --csv)\n", n - shown);
@@ -417,7 +427,11 @@ cg_status cg_tune_workload(cg_ctx *ctx, const cg_workload *w, const bool *select
     for (size_t k = 0; k < w->n_rungs; k++) {
         const cg_tspace *sp = selected[k] ? cg_tune_space_of(w->tune, w->n_tune, w->rungs[k].name) : NULL;
         if (!sp) continue;
-        cg_status s = tune_rung(run, w, &w->rungs[k], sp, o, rep);
+        cg_tspace narrow = *sp;
+        char err[200];
+        if (cfg.space && !cg_tune_restrict(&narrow, cfg.space, err, sizeof err))
+            continue; /* checked before */
+        cg_status s = tune_rung(run, w, &w->rungs[k], &narrow, o, rep);
         st = cg_status_merge(st, s);
         if (s == CG_E_RUNTIME && rep->n == 0) break;
     }

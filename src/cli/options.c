@@ -97,6 +97,10 @@ static const cg_opt_row cg_opt_rows[] = {
      "how to search each rung's parameters: exhaustive (default: every candidate), random (a seeded sample) "
      "or anneal (simulated annealing over neighbours); the seeds' rules and the rung's own values always run",
      0, CG_COMPLETE_WORDS, "exhaustive random anneal", .takes = NULL},
+    {"space", CG_ARG_STR, O(space), C_TUNE, "SPEC",
+     "search only these values of these parameters: 'wg=64,128;loads=4,8' (';' between parameters; the "
+     "others keep the rung's whole list; `clgauge list` names them)",
+     0, TEXT_},
     {"budget", CG_ARG_DBL, O(budget), C_TUNE, "S",
      "seconds of wall time per rung's search (default 120); the search stops at the first candidate past it",
      0, TEXT_},

@@ -88,6 +88,7 @@ typedef struct cg_opts {
     const char *timer;               /* peak --timer: "events", "host" or "both"; NULL: not given (events) */
     const char *html;                /* run, report --html */
     const char *strategy;            /* tune --strategy: exhaustive, random, anneal; NULL: not given */
+    const char *space;               /* tune --space: "wg=64,128;loads=4" narrows the rungs' spaces */
     double budget;                   /* tune --budget, seconds of wall time per rung (0: not given: 120) */
     bool no_tuned;                   /* run --no-tuned: ignore the tuning cache */
     double threshold;                /* compare --threshold, percent (default 5) */

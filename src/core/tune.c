@@ -94,6 +94,65 @@ bool cg_tune_parse(const cg_tspace *s, const char *text, int *vals)
     return found == s->n;
 }
 
+bool cg_tune_restrict(cg_tspace *s, const char *text, char *err, size_t len)
+{
+    bool seen[CG_TUNE_MAXP] = {false};
+    for (const char *p = text; p && *p;) {
+        size_t n = strcspn(p, ";"), eq = strcspn(p, "=");
+        if (eq >= n) {
+            snprintf(err, len, "'%.*s' is not NAME=V1,V2,...", (int)(n < 40 ? n : 40), p);
+            return false;
+        }
+        int k = 0;
+        while (k < s->n && !(strlen(s->p[k].name) == eq && !strncmp(s->p[k].name, p, eq)))
+            k++;
+        if (k == s->n) {
+            size_t used = (size_t)snprintf(
+                err, len, "no parameter '%.*s' (its parameters:", (int)(eq < 24 ? eq : 24), p);
+            for (int i = 0; i < s->n && used < len; i++)
+                used += (size_t)snprintf(err + used, len - used, "%s %s", i ? "," : "", s->p[i].name);
+            if (used < len) snprintf(err + used, len - used, ")");
+            return false;
+        }
+        if (seen[k]) {
+            snprintf(err, len, "parameter '%s' given twice", s->p[k].name);
+            return false;
+        }
+        seen[k] = true;
+        int vals[CG_TUNE_MAXV], nv = 0;
+        for (const char *q = p + eq + 1; q < p + n;) {
+            size_t m = strcspn(q, ",;");
+            char num[24];
+            char *end = NULL;
+            if (m == 0 || m >= sizeof num || nv == CG_TUNE_MAXV) {
+                snprintf(err, len, "%s: %s", s->p[k].name,
+                         nv == CG_TUNE_MAXV ? "at most 12 values" : "a value is empty or too long");
+                return false;
+            }
+            memcpy(num, q, m);
+            num[m] = 0;
+            errno = 0;
+            long v = strtol(num, &end, 10);
+            if (errno || *end || !(num[0] >= '0' && num[0] <= '9') || v > 1000000) {
+                snprintf(err, len, "%s: '%s' is not a whole number from 0 to 1000000", s->p[k].name, num);
+                return false;
+            }
+            vals[nv++] = (int)v;
+            q += m;
+            if (*q == ',') q++;
+        }
+        if (!nv) {
+            snprintf(err, len, "%s: no values", s->p[k].name);
+            return false;
+        }
+        s->p[k].n = nv;
+        memcpy(s->p[k].v, vals, sizeof(int) * (size_t)nv);
+        p += n;
+        if (*p) p++;
+    }
+    return true;
+}
+
 void cg_tune_defaults(const cg_tspace *s, const int *rung_p, int *vals)
 {
     for (int k = 0; k < s->n; k++)

@@ -50,6 +50,10 @@ void cg_tune_format(const cg_tspace *s, const int *vals, char *buf, size_t len);
  * space's, so that a rule's literal pick can be stored) into vals: false when a name is unknown, missing or
  * repeated or a value is not an integer. */
 bool cg_tune_parse(const cg_tspace *s, const char *text, int *vals);
+/* Narrows s to the values text gives ("wg=64,128;loads=4": ';' between parameters, ',' between values; the
+ * parameters not named keep theirs): false with the reason in err when a name is not the space's, repeated,
+ * or a value list is empty, not integers or longer than CG_TUNE_MAXV. */
+bool cg_tune_restrict(cg_tspace *s, const char *text, char *err, size_t len);
 /* The rung's own values for the space (its p[] entries). */
 void cg_tune_defaults(const cg_tspace *s, const int *rung_p, int *vals);
 /* Writes vals into a copy of the rung's parameters p (CG_RUNG_NPARAMS entries). */

@@ -45,6 +45,10 @@ expect "tune a rung with no parameters" 1 "reduction:naive has no tunable parame
 expect "tune a workload with none" 1 "saxpy has no rung with tunable parameters" -- "$bin" tune saxpy
 expect "tune --output is run's" 1 "unknown option '--output'" -- "$bin" tune reduction:best --output x.png
 expect "run --strategy is tune's" 1 "unknown option '--strategy'" -- "$bin" run reduction --strategy random
+expect "tune --space unknown parameter" 1 "bad --space 'foo=1' for reduction:best: no parameter 'foo' .its parameters: wg, loads, grid." -- \
+    "$bin" tune reduction:best --space foo=1
+expect "tune --space bad value" 1 "wg: 'x' is not a whole number" -- "$bin" tune reduction:best --space 'wg=64,x'
+expect "tune --space twice" 1 "parameter 'wg' given twice" -- "$bin" tune reduction:best --space 'wg=64;wg=128'
 expect "tune an unknown rung" 1 "unknown rung 'nosuch' of reduction" -- "$bin" tune reduction:nosuch
 
 # --- unknown commands and options
