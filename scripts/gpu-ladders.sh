@@ -136,6 +136,20 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   of-check) # issue 19: the per-level check at 1080p, 3 levels (dense and sparse), and 640x480 with 4 levels
     RUN_TIMEOUT=200 run of-1080p-l3 opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --runs 3 &&
       RUN_TIMEOUT=200 run of-pts100k-1080p opticalflow --size 1920x1080 --points 100000 --runs 3 ;;
+  tune) # issue 20: each target's search (its table and JSON), then the same rungs untuned and tuned, in one job
+    # on one device (TUNE_DEVICE, default gpu; the winners stay in the job's cache for the tuned run)
+    td=${TUNE_DEVICE:-gpu}
+    tt=${TUNE_TARGETS:-reduction:best histogram:best transpose:best convolution:best filter3x3:u8-vec-16x16 scan:nv-shfl}
+    for t in $tt; do
+      n=tune-$td-${t//:/-}
+      echo "\$ clgauge tune $t --budget ${TUNE_BUDGET:-45} --runs 5 --device $td ${TUNE_ARGS:-}--json $n.json" >>"$out/commands.txt"
+      timeout 200 $cg tune $t --budget "${TUNE_BUDGET:-45}" --runs 5 --device "$td" ${TUNE_ARGS:-} --json "$out/$n.json" \
+        >"$out/$n.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done
+    r=$(echo $tt | tr ' ' ,)
+    RUN_DEVICE=$td run tune-$td-untuned $r --no-tuned --runs 10 ${TUNE_ARGS:-} &&
+      RUN_DEVICE=$td run tune-$td-tuned $r --runs 10 ${TUNE_ARGS:-} ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

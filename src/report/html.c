@@ -3,6 +3,7 @@
  * from a run (names, why-lines, command lines, device strings) is HTML-escaped. Charts are drawn before the
  * file is opened, so a gnuplot failure leaves no file behind. */
 #include "report/html.h"
+#include "report/html_tune.h"
 #include "core/fs.h"
 #include "report/outfile.h"
 #include "report/plot.h"
@@ -18,11 +19,16 @@
 #define MAX_RUNS   16
 
 typedef struct page {
-    const cg_report *const *runs;
+    const cg_report *const *all; /* every run of the page: the metadata, the title */
+    size_t nall;
+    const char *all_labels[MAX_RUNS];
+    const cg_report *plain[MAX_RUNS]; /* the runs shown as ladders: all but the tune runs */
+    const cg_report *const *runs;     /* = plain */
     size_t nruns;
     const char *generator;
-    const char *labels[MAX_RUNS];
+    const char *labels[MAX_RUNS]; /* of runs[] */
     char label_buf[MAX_RUNS][300];
+    cg_html_tune *tune;                  /* the tune runs' searches, or NULL when there is none */
     const cg_result *groups[MAX_GROUPS]; /* per group (workload and variant), its first row */
     bool timed[MAX_GROUPS];              /* some row of the group has a time to chart */
     size_t ngroups, dropped;             /* dropped: rows of groups past MAX_GROUPS (not on the page) */
@@ -45,7 +51,7 @@ static const char style[] =
     ".meta "
     "td:first-child{font-weight:bold;white-space:nowrap}footer{margin-top:3em;font-size:.85em;color:#555}";
 
-static void esc(FILE *f, const char *s)
+void cg_html_esc(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -80,17 +86,24 @@ static size_t find_group(page *p, const cg_result *r, size_t g)
     return g;
 }
 
-/* Groups over all runs in order of first appearance (one pass; consecutive rows of one group are found at
- * once); run labels (device, "#j" where a device repeats). */
+/* Run labels (device, "#j" where a device repeats); the runs shown as ladders (every run but the tune runs);
+ * their groups in order of first appearance (one pass; consecutive rows of one group are found at once). */
 static void index_page(page *p)
 {
+    for (size_t j = 0; j < p->nall; j++) {
+        const cg_report *r = p->all[j];
+        bool dup = false;
+        for (size_t k = 0; k < p->nall; k++)
+            dup |= k != j && !strcmp(p->all[k]->device.name, r->device.name);
+        snprintf(p->label_buf[j], sizeof p->label_buf[j], dup ? "%s #%zu" : "%s", r->device.name, j + 1);
+        p->all_labels[j] = p->label_buf[j];
+        if (cg_html_tune_report(r)) continue;
+        p->labels[p->nruns] = p->label_buf[j];
+        p->plain[p->nruns++] = r;
+    }
+    p->runs = p->plain;
     for (size_t j = 0; j < p->nruns; j++) {
         const cg_report *r = p->runs[j];
-        bool dup = false;
-        for (size_t k = 0; k < p->nruns; k++)
-            dup |= k != j && !strcmp(p->runs[k]->device.name, r->device.name);
-        snprintf(p->label_buf[j], sizeof p->label_buf[j], dup ? "%s #%zu" : "%s", r->device.name, j + 1);
-        p->labels[j] = p->label_buf[j];
         size_t g = 0;
         for (size_t i = 0; i < r->n; i++) {
             g = find_group(p, &r->rows[i], g);
@@ -100,6 +113,19 @@ static void index_page(page *p)
                 p->dropped++;
         }
     }
+}
+
+/* The tune runs' searches and charts (chart numbers after the ladders' ones), when there are tune runs. */
+static int draw_tune(page *p, char *err, size_t errlen)
+{
+    const cg_report *runs[MAX_RUNS];
+    const char *labels[MAX_RUNS];
+    size_t n = 0;
+    for (size_t j = 0; j < p->nall; j++)
+        if (cg_html_tune_report(p->all[j])) runs[n] = p->all[j], labels[n++] = p->all_labels[j];
+    if (!n) return 0;
+    p->tune = cg_html_tune_create(runs, labels, n, p->nall > 1, 3 * MAX_GROUPS, err, errlen);
+    return p->tune ? 0 : -1;
 }
 
 static int draw_charts(page *p, char *err, size_t errlen)
@@ -123,9 +149,9 @@ static int draw_charts(page *p, char *err, size_t errlen)
 static void meta_row(FILE *f, const page *p, const char *name, void (*cell)(FILE *, const cg_report *))
 {
     fprintf(f, "<tr><td>%s</td>", name);
-    for (size_t j = 0; j < p->nruns; j++) {
+    for (size_t j = 0; j < p->nall; j++) {
         fputs("<td>", f);
-        cell(f, p->runs[j]);
+        cell(f, p->all[j]);
         fputs("</td>", f);
     }
     fputs("</tr>\n", f);
@@ -133,9 +159,9 @@ static void meta_row(FILE *f, const page *p, const char *name, void (*cell)(FILE
 
 static void m_device(FILE *f, const cg_report *r)
 {
-    esc(f, r->device.name);
+    cg_html_esc(f, r->device.name);
     fputs(" (", f);
-    esc(f, r->device.type);
+    cg_html_esc(f, r->device.type);
     fprintf(f, ", %u compute units, %u MHz)", r->device.compute_units, r->device.clock_mhz);
 }
 static void m_memory(FILE *f, const cg_report *r)
@@ -145,46 +171,46 @@ static void m_memory(FILE *f, const cg_report *r)
 }
 static void m_platform(FILE *f, const cg_report *r)
 {
-    esc(f, r->device.platform);
+    cg_html_esc(f, r->device.platform);
     fputs(" &mdash; ", f);
-    esc(f, r->device.platform_version);
+    cg_html_esc(f, r->device.platform_version);
 }
 static void m_driver(FILE *f, const cg_report *r)
 {
-    esc(f, r->device.driver);
+    cg_html_esc(f, r->device.driver);
     fputs(" &mdash; ", f);
-    esc(f, r->device.version);
+    cg_html_esc(f, r->device.version);
 }
 static void m_tool(FILE *f, const cg_report *r)
 {
     fputs("clgauge ", f);
-    esc(f, r->tool_version);
+    cg_html_esc(f, r->tool_version);
     fputs(", git <code>", f);
-    esc(f, r->git_commit);
+    cg_html_esc(f, r->git_commit);
     fputs("</code>", f);
 }
 static void m_time(FILE *f, const cg_report *r)
 {
-    esc(f, r->time_utc);
+    cg_html_esc(f, r->time_utc);
 }
 static void m_cmd(FILE *f, const cg_report *r)
 {
     fputs("<code>", f);
-    esc(f, r->command_line);
+    cg_html_esc(f, r->command_line);
     fputs("</code>", f);
 }
 static void m_options(FILE *f, const cg_report *r)
 {
     fprintf(f, "%d timed runs per rung after %d warm-up, seed %llu, size ", r->runs, r->warmup,
             (unsigned long long)r->seed);
-    esc(f, r->size_arg[0] ? r->size_arg : "default per workload");
+    cg_html_esc(f, r->size_arg[0] ? r->size_arg : "default per workload");
     fputs(r->no_cache ? ", --no-cache" : "", f);
 }
 static void m_roof(FILE *f, const cg_report *r)
 {
     fprintf(f, "copy %.1f GB/s, read %.1f GB/s, fp32 MAD %.1f GFLOP/s (", r->copy_gbps, r->read_gbps,
             r->mad_gflops);
-    esc(f, r->roofline_source);
+    cg_html_esc(f, r->roofline_source);
     fputs(")", f);
 }
 
@@ -211,11 +237,11 @@ static bool timed(const cg_result *r)
 static void cell_num(FILE *f, const char *text)
 {
     fputs("<td class=\"n\">", f);
-    esc(f, text);
+    cg_html_esc(f, text);
     fputs("</td>", f);
 }
 
-static void row_status(FILE *f, const cg_result *r)
+void cg_html_status_cell(FILE *f, const cg_result *r)
 {
     const char *cls = r->status == CG_RUNG_OK            ? ""
                       : r->status == CG_RUNG_UNSUPPORTED ? "st-skip"
@@ -253,7 +279,7 @@ static void row_numbers(FILE *f, const cg_result *r)
 
 /* The kernel facts: name, work-group as launched / CL_KERNEL_WORK_GROUP_SIZE, local and private memory,
  * registers (where known); "-" for a row without them (not run, or a file written before them). */
-static void row_kernel(FILE *f, const cg_result *r)
+void cg_html_kernel_cell(FILE *f, const cg_result *r)
 {
     const cg_kfacts *k = &r->facts;
     char c[160];
@@ -262,19 +288,19 @@ static void row_kernel(FILE *f, const cg_result *r)
         return;
     }
     fputs("<td><code>", f);
-    esc(f, k->kernel);
+    cg_html_esc(f, k->kernel);
     fputs("</code>", f);
     if (k->kernels > 1) fprintf(f, " (1 of %u)", k->kernels);
     snprintf(c, sizeof c, "wg %s of %zu, local %llu B, private %llu B", k->wg_local, k->wg_max,
              k->local_bytes, k->private_bytes);
     fputs("<br>", f);
-    esc(f, c);
+    cg_html_esc(f, c);
     if (k->registers) fprintf(f, ", %u registers", k->registers);
     fputs("</td>", f);
 }
 
 /* The occupancy estimate: "50%, 4 wg/CU (local; sm_90)", "1 wg/CU (groups; cpu)", or "-". */
-static void row_occ(FILE *f, const cg_result *r)
+void cg_html_occ_cell(FILE *f, const cg_result *r)
 {
     const cg_kfacts *k = &r->facts;
     char c[96], pct[24] = "";
@@ -285,24 +311,24 @@ static void row_occ(FILE *f, const cg_result *r)
     if (isfinite(k->occupancy) && k->occupancy > 0) snprintf(pct, sizeof pct, "%.0f%%, ", 100 * k->occupancy);
     snprintf(c, sizeof c, "%s%u wg/CU (%s; %s)", pct, k->occ_groups, k->occ_limit, k->occ_model);
     fputs("<td>", f);
-    esc(f, c);
+    cg_html_esc(f, c);
     fputs("</td>", f);
 }
 
 static void row_why(FILE *f, const cg_result *r)
 {
     fputs("<td><span class=\"why\">", f);
-    esc(f, r->why);
+    cg_html_esc(f, r->why);
     fputs("</span>", f);
     if (r->status != CG_RUNG_OK && r->reason[0]) {
         fputs("<br><span class=\"reason\">", f);
-        esc(f, r->reason);
+        cg_html_esc(f, r->reason);
         fputs("</span>", f);
     }
     for (unsigned i = 0; i < CG_WARN_COUNT; i++)
         if (r->warnings & (1u << i)) {
             fputs("<br><span class=\"warn\">warning: ", f);
-            esc(f, cg_warning_fix(1u << i));
+            cg_html_esc(f, cg_warning_fix(1u << i));
             fputs("</span>", f);
         }
     fputs("</td>", f);
@@ -322,17 +348,23 @@ static void write_table(FILE *f, const page *p, const cg_result *group)
             if (!cg_result_same_group(r, group)) continue;
             bool bad = r->status != CG_RUNG_OK && r->status != CG_RUNG_UNSUPPORTED;
             fprintf(f, "<tr%s><td><code>", bad ? " class=\"failed\"" : "");
-            esc(f, r->rung);
-            fputs("</code></td>", f);
+            cg_html_esc(f, r->rung);
+            fputs("</code>", f);
+            if (!strcmp(r->params_from, "tuned")) { /* parameters from the tuning cache */
+                fputs("<br>tuned: <code>", f);
+                cg_html_esc(f, r->params);
+                fputs("</code>", f);
+            }
+            fputs("</td>", f);
             if (p->nruns > 1) {
                 fputs("<td>", f);
-                esc(f, p->labels[j]);
+                cg_html_esc(f, p->labels[j]);
                 fputs("</td>", f);
             }
-            row_status(f, r);
+            cg_html_status_cell(f, r);
             row_numbers(f, r);
-            row_kernel(f, r);
-            row_occ(f, r);
+            cg_html_kernel_cell(f, r);
+            cg_html_occ_cell(f, r);
             row_why(f, r);
             fputs("</tr>\n", f);
         }
@@ -355,17 +387,17 @@ static void write_sizes(FILE *f, const page *p, const cg_result *group)
         const cg_result *r = first_row(p, j, group);
         if (!r) continue;
         fputs(sep, f);
-        esc(f, r->size_desc);
+        cg_html_esc(f, r->size_desc);
         if (p->nruns > 1) {
             fputs(" (", f);
-            esc(f, p->labels[j]);
+            cg_html_esc(f, p->labels[j]);
             fputs(")", f);
         }
         sep = ", ";
         note = note ? note : r->bytes_note;
     }
     fputs(". Bandwidth counts ", f);
-    esc(f, note && *note ? note : "the workload's model bytes");
+    cg_html_esc(f, note && *note ? note : "the workload's model bytes");
     fputs(".</p>\n", f);
 }
 
@@ -373,9 +405,9 @@ static void write_sizes(FILE *f, const page *p, const cg_result *group)
 static void write_anchor(FILE *f, const cg_result *group)
 {
     fputs("w-", f);
-    esc(f, group->workload);
+    cg_html_esc(f, group->workload);
     if (group->variant[0]) fputc('-', f);
-    esc(f, group->variant);
+    cg_html_esc(f, group->variant);
 }
 
 /* One section per group: "reduction", or "convolution[32x32]" for one size of a --filter sweep. */
@@ -387,7 +419,7 @@ static void write_group(FILE *f, const page *p, size_t g)
     fputs("<section class=\"workload\" id=\"", f);
     write_anchor(f, group);
     fputs("\"><h2>", f);
-    esc(f, name);
+    cg_html_esc(f, name);
     fputs("</h2>\n", f);
     write_sizes(f, p, group);
     if (p->sweep[g])
@@ -420,17 +452,10 @@ static void write_group(FILE *f, const page *p, size_t g)
     fputs("</section>\n", f);
 }
 
-static int emit_page(FILE *f, const void *ctx)
+/* The table of contents: the ladders' groups, the tune searches, the device and run block. */
+static void write_nav(FILE *f, const page *p)
 {
-    const page *p = ctx;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>clgauge report: ",
-          f);
-    for (size_t j = 0; j < p->nruns; j++) {
-        fputs(j ? ", " : "", f);
-        esc(f, p->labels[j]);
-    }
-    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>clgauge report</h1>\n<p>", style);
+    fputs("<p>", f);
     for (size_t g = 0; g < p->ngroups; g++) {
         char name[CG_GROUP_LEN];
         cg_result_group(p->groups[g], name, sizeof name);
@@ -438,10 +463,29 @@ static int emit_page(FILE *f, const void *ctx)
         fputs("<a href=\"#", f);
         write_anchor(f, p->groups[g]);
         fputs("\">", f);
-        esc(f, name);
+        cg_html_esc(f, name);
         fputs("</a>", f);
     }
+    if (p->tune) cg_html_tune_nav(f, p->tune, p->ngroups ? " &middot; " : "Tuning: ");
     fputs(" &middot; <a href=\"#runs\">device and run</a></p>\n", f);
+}
+
+static int emit_page(FILE *f, const void *ctx)
+{
+    const page *p = ctx;
+    bool tune_only = p->tune && !p->nruns;
+    fprintf(
+        f,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>clgauge %sreport: ",
+        tune_only ? "tune " : "");
+    for (size_t j = 0; j < p->nall; j++) {
+        fputs(j ? ", " : "", f);
+        cg_html_esc(f, p->all_labels[j]);
+    }
+    fprintf(f, "</title>\n<style>%s%s</style>\n</head>\n<body>\n<h1>clgauge %sreport</h1>\n", style,
+            p->tune ? cg_html_tune_style : "", tune_only ? "tune " : "");
+    write_nav(f, p);
     if (p->dropped)
         fprintf(f,
                 "<p class=\"warn\">%zu rows of further workloads are not on this page (it shows at most %d "
@@ -449,9 +493,10 @@ static int emit_page(FILE *f, const void *ctx)
                 p->dropped, MAX_GROUPS);
     for (size_t g = 0; g < p->ngroups; g++)
         write_group(f, p, g);
+    if (p->tune) cg_html_tune_sections(f, p->tune);
     write_meta(f, p);
     fputs("<footer>Written by ", f);
-    esc(f, p->generator);
+    cg_html_esc(f, p->generator);
     fputs(". Rates are computed from the median time and the workload's model bytes and FLOPs; roofline % is "
           "the share of the measured ceiling the rung reaches.</footer>\n</body>\n</html>\n",
           f);
@@ -469,11 +514,11 @@ int cg_report_html(const cg_report *const *runs, size_t n, const char *generator
         free(p);
         return -1;
     }
-    p->runs = runs;
-    p->nruns = n;
+    p->all = runs;
+    p->nall = n;
     p->generator = generator;
     index_page(p);
-    if (draw_charts(p, err, errlen) == 0) {
+    if (draw_charts(p, err, errlen) == 0 && draw_tune(p, err, errlen) == 0) {
         rc = cg_outfile_write(path, emit_page, p);
         if (rc != 0) {
             *io = true;
@@ -486,6 +531,7 @@ int cg_report_html(const cg_report *const *runs, size_t n, const char *generator
         free(p->roofline[g]);
         free(p->sweep[g]);
     }
+    cg_html_tune_destroy(p->tune);
     free(p);
     return rc;
 }

@@ -56,6 +56,24 @@ size_t cg_plot_sweep_items(const cg_report *r, const char *workload);
  * with one line in err. */
 char *cg_plot_sweep(const cg_plot_in *in, char *err, size_t errlen);
 
+/* `tune` rows (issue 20): params_from is a comma-separated list of "default", "search", "best" and
+ * "rule:NAME" (a seed rule's pick). True when the row's params_from is such a list: a candidate of a tune
+ * search (a `run` row has "" or "tuned"). */
+bool cg_plot_tune_row(const cg_result *r);
+/* True when token is one of the comma-separated words of from ("best" in "search,best"; never a part of one).
+ */
+bool cg_plot_from_has(const char *from, const char *token);
+/* The tune chart of one search (a rung's candidates): rows[0..n) in rank order, the verified ones (status ok,
+ * timed) first and fastest first; each verified one is a point at x = its index + 1 (its rank) and y = its
+ * median time. The best, the default and each rule's pick are marked (a series each, named in the key from
+ * the data file) and labelled beside their point; the default's time is a dashed line. Rows past the
+ * verified ones are not drawn. Returns the <svg> element (malloc'd, data-chart="tune", data-workload,
+ * data-rung and data-variant where there is one), or NULL with one line in err. */
+char *cg_plot_tune(const cg_result *const *rows, size_t n, int chart, char *err, size_t errlen);
+/* s for an HTML attribute value (double-quoted): &, <, > and ' as entities, control characters, invalid UTF-8
+ * and double quotes as cg_plot_label makes them, cut to fit n bytes (never inside an entity). */
+void cg_plot_html_attr(char *dst, size_t n, const char *s);
+
 /* Runs a gnuplot script (without terminal and output lines) on the SVG terminal at CG_PLOT_WIDTH x
  * CG_PLOT_HEIGHT, with `data` written to a private data file that the script names as the gnuplot string
  * variable DATA, and with the first line of every data block taken as column headers (set datafile

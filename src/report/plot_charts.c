@@ -75,9 +75,7 @@ static const char *entity(char ch)
     }
 }
 
-/* s for an HTML attribute: &, <, > and ' as entities (never one cut in two), and control characters, invalid
- * UTF-8 and double quotes as cg_plot_label makes them. */
-static void html_attr(char *dst, size_t n, const char *s)
+void cg_plot_html_attr(char *dst, size_t n, const char *s)
 {
     char clean[LABEL_LEN];
     cg_plot_label(clean, sizeof clean, s);
@@ -97,10 +95,10 @@ static void html_attr(char *dst, size_t n, const char *s)
 static void chart_attrs(char *buf, size_t n, const char *kind, const cg_result *group)
 {
     char w[200], v[200], g[CG_GROUP_LEN], gq[400], var[240] = "";
-    html_attr(w, sizeof w, group->workload);
-    html_attr(v, sizeof v, group->variant);
+    cg_plot_html_attr(w, sizeof w, group->workload);
+    cg_plot_html_attr(v, sizeof v, group->variant);
     cg_result_group(group, g, sizeof g);
-    html_attr(gq, sizeof gq, g);
+    cg_plot_html_attr(gq, sizeof gq, g);
     if (v[0]) snprintf(var, sizeof var, " data-variant=\"%s\"", v);
     snprintf(buf, n, "data-chart=\"%s\" data-workload=\"%s\"%s role=\"img\" aria-label=\"%s %s\"", kind, w,
              var, gq, kind);

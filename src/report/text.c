@@ -45,8 +45,12 @@ static void cell_name(const cg_result *row, char *buf, size_t n)
 {
     char group[CG_GROUP_LEN];
     cg_result_group(row, group, sizeof group);
-    /* "*": the rung ran with the tuning cache's parameters (the footer names them) */
-    snprintf(buf, n, "%s:%s%s", group, row->rung, !strcmp(row->params_from, "tuned") ? "*" : "");
+    /* "*": the rung ran with the tuning cache's parameters (the footer names them); a tune candidate shows
+     * its parameters */
+    if (row->params_from[0] && strcmp(row->params_from, "tuned"))
+        snprintf(buf, n, "%s:%s %s", group, row->rung, row->params);
+    else
+        snprintf(buf, n, "%s:%s%s", group, row->rung, !strcmp(row->params_from, "tuned") ? "*" : "");
 }
 
 /* The status label (cg_status_label), "!" after it when the row has a warning. */

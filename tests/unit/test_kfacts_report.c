@@ -166,8 +166,8 @@ static void test_csv(void **state)
     fclose(f);
     unlink(path);
     assert_non_null(strstr(head, ",kernel,wg_local,kernel_wg_max,kernel_local_bytes,registers,occ_groups,"
-                                 "occupancy,occ_limit\n"));
-    assert_non_null(strstr(line, ",reduce_vec4,16x16,1024,4096,64,4,0.5,registers\n"));
+                                 "occupancy,occ_limit,params,params_from\n"));
+    assert_non_null(strstr(line, ",reduce_vec4,16x16,1024,4096,64,4,0.5,registers,,\n"));
     cg_report_fini(&r);
 }
 
