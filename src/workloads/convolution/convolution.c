@@ -5,7 +5,9 @@
  * owns the inputs, the CPU reference (convolution_ref.c, computed once), the device buffers (created once),
  * the rung table and each rung's launch. A rung's shape is data in p[]: outputs per work-item (BX x BY), the
  * work-group (LX x LY) and flags (filter size as -D, filter padded to float4 rows); nothing here looks at
- * rung names. */
+ * rung names. The register-blocked rungs' block and group are tunable (`clgauge tune`, the space below the
+ * table): the input's padding covers every candidate of the space, local memory follows from the filter
+ * (conv_local_need) and conv_unsupported refuses a shape the kernel cannot take, with the reason. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,8 +20,15 @@
 #include "core/workload.h"
 #include "workloads/convolution/convolution_ref.h"
 
-enum { P_BX, P_BY, P_LX, P_LY, P_FLAGS }; /* the meaning of cg_rung.p[] here */
-enum { F_DEFINE = 1, F_PAD4 = 2 };        /* p[P_FLAGS] bits */
+/* The meaning of cg_rung.p[] here; (tunable) marks the entries the tuning space searches. */
+enum {
+    P_BX,    /* (tunable) outputs per work-item along x (block kernel: a multiple of 4; 1 elsewhere) */
+    P_BY,    /* (tunable) outputs per work-item along y (block kernel; 1 elsewhere) */
+    P_LX,    /* (tunable) the work-group's width */
+    P_LY,    /* (tunable) the work-group's height (a table row's is halved until the group fits the device) */
+    P_FLAGS, /* F_* bits */
+};
+enum { F_DEFINE = 1, F_PAD4 = 2 }; /* p[P_FLAGS] bits */
 
 #define CONV_MAX_FILTER    32
 #define CONV_DEFAULT_GPU   8192
@@ -70,8 +79,19 @@ static const cg_rung rungs[] = {
     {"best", "vs slide4x4: 8x4 outputs per work-item in 16x8 groups, one local float4 read feeds 32 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
 };
+/* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
+ * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
+ * and the H100 sweep's range (docs/workloads/convolution.md, `best`): 54 candidates. */
+static const cg_tspace spaces[] = {
+    {"regblock,slide,slide4x4,best", 4,
+     {{"bx", P_BX, CG_TR_OTHER, 2, {4, 8}},
+      {"by", P_BY, CG_TR_OTHER, 3, {1, 4, 8}},
+      {"lx", P_LX, CG_TR_WG_X, 3, {8, 16, 32}},
+      {"ly", P_LY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
+};
 /* clang-format on */
-#define NRUNGS (sizeof rungs / sizeof rungs[0])
+#define NRUNGS  (sizeof rungs / sizeof rungs[0])
+#define NSPACES (sizeof spaces / sizeof spaces[0])
 
 typedef struct conv_state {
     size_t w, h;     /* output size */
@@ -95,7 +115,8 @@ static size_t div_up(size_t a, size_t b)
 
 /* ---- setup ------------------------------------------------------------------------------------------ */
 
-/* The rung's work-group: LX x LY, LY halved until the group fits the device. */
+/* The rung's work-group: LX x LY, LY halved until the group fits the device (a table row's; the tuner refuses
+ * a candidate over the device's limit before it gets here, so a candidate's group is never changed). */
 static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t *ly)
 {
     *lx = (size_t)r->p[P_LX];
@@ -104,20 +125,56 @@ static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t
         *ly /= 2;
 }
 
+/* n rounded up to whole blocks of b. */
+static size_t cover(size_t n, size_t b)
+{
+    return div_up(n, b) * b;
+}
+
+static size_t max_z(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The values of p[index] a space searches (NULL, 0 when it has none such). */
+static const int *space_values(const cg_tspace *sp, int index, int *n)
+{
+    for (int k = 0; k < sp->n; k++)
+        if (sp->p[k].index == index) {
+            *n = sp->p[k].n;
+            return sp->p[k].v;
+        }
+    *n = 0;
+    return NULL;
+}
+
 /* The input's pitch and rows: every rung's grid covers the output in whole blocks of BX x LX by BY x LY
- * outputs, and reads up to FW + 3 floats right of and FH - 1 rows below its block. */
+ * outputs, and reads up to FW + 3 floats right of and FH - 1 rows below its block; so must every candidate
+ * of the tuning space and the seeds' rules' work-groups (x 64 at most, y 4: core/tune.c) with the space's
+ * blocks. Bottom rows are cheap (rows covers any block up to the largest BY x LY of the space); the pitch
+ * is the widest exact cover, which is the table's for widths that are multiples of the space's blocks. */
 static void input_shape(conv_state *s)
 {
     size_t cw = 1, ch = 1;
     for (size_t k = 0; k < NRUNGS; k++) {
         size_t lx, ly;
         rung_group(s, &rungs[k], &lx, &ly);
-        size_t bw = (size_t)rungs[k].p[P_BX] * lx, bh = (size_t)rungs[k].p[P_BY] * ly;
-        cw = cw > bw ? cw : bw;
-        ch = ch > bh ? ch : bh;
+        cw = max_z(cw, cover(s->w, (size_t)rungs[k].p[P_BX] * lx));
+        ch = max_z(ch, cover(s->h, (size_t)rungs[k].p[P_BY] * ly));
     }
-    s->ip = div_up(div_up(s->w, cw) * cw + (size_t)s->fw + 4, 32) * 32;
-    s->rows = div_up(s->h, ch) * ch + (size_t)s->fh;
+    for (size_t k = 0; k < NSPACES; k++) {
+        int nbx, nlx, nby, nly;
+        const int *bx = space_values(&spaces[k], P_BX, &nbx), *lx = space_values(&spaces[k], P_LX, &nlx);
+        const int *by = space_values(&spaces[k], P_BY, &nby), *ly = space_values(&spaces[k], P_LY, &nly);
+        for (int i = 0; i < nbx; i++)
+            for (int j = 0; j <= nlx; j++) /* j == nlx: the rules' widest group, 64 */
+                cw = max_z(cw, cover(s->w, (size_t)bx[i] * (size_t)(j < nlx ? lx[j] : 64)));
+        for (int i = 0; i < nby; i++)
+            for (int j = 0; j < nly; j++)
+                ch = max_z(ch, s->h + (size_t)by[i] * (size_t)ly[j] - 1);
+    }
+    s->ip = div_up(cw + (size_t)s->fw + 4, 32) * 32;
+    s->rows = ch + (size_t)s->fh;
 }
 
 /* The output WxH from --size (N: NxN), else the default per device type; input and output in global memory
@@ -388,6 +445,61 @@ out:
     return st;
 }
 
+static bool is_kernel(const cg_rung *r, const char *name)
+{
+    return r->kernel && strcmp(r->kernel, name) == 0;
+}
+
+/* Local memory at this filter size: the block kernel's float4 filter rows (FH x FW4 floats), the local
+ * kernel's input tile and filter. The table's local bytes are these at the largest filter; a tuning
+ * candidate (local bytes 0) needs them from here. */
+static size_t conv_local_need(const void *state, const cg_rung *r)
+{
+    const conv_state *s = state;
+    size_t lx, ly, fw = (size_t)s->fw, fh = (size_t)s->fh;
+    if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
+    if (!is_kernel(r, "conv_local")) return 0;
+    rung_group(s, r, &lx, &ly);
+    return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
+}
+
+/* The shapes the kernels cannot take (a tuning candidate's; every table row passes): sides below 1; more
+ * than one output per work-item outside the block kernel; a block width that is not a multiple of 4 (the
+ * block kernel loads and stores float4s); a grid whose reads pass the input's padding (input_shape pads for
+ * every candidate of the tuning space and the seeds' rules' groups, not for any shape). */
+static bool conv_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const conv_state *s = state;
+    int bx = r->p[P_BX], by = r->p[P_BY];
+    if (bx < 1 || by < 1 || r->p[P_LX] < 1 || r->p[P_LY] < 1) {
+        snprintf(why, len,
+                 "bx=%d, by=%d, lx=%d, ly=%d: each must be at least 1 (no local size NULL: the "
+                 "kernels fix their work-group)",
+                 bx, by, r->p[P_LX], r->p[P_LY]);
+        return true;
+    }
+    bool block = is_kernel(r, "conv_block");
+    if (!block && (bx != 1 || by != 1)) {
+        snprintf(why, len, "bx=%d, by=%d: %s writes one output per work-item (1x1)", bx, by, r->kernel);
+        return true;
+    }
+    if (block && bx % 4) {
+        snprintf(why, len, "bx=%d is not a multiple of 4: the block kernel moves float4s", bx);
+        return true;
+    }
+    size_t lx, ly;
+    rung_group(s, r, &lx, &ly);
+    size_t cw = cover(s->w, (size_t)bx * lx), ch = cover(s->h, (size_t)by * ly);
+    if (cw + (size_t)s->fw + 4 > s->ip || ch + (size_t)s->fh > s->rows) {
+        snprintf(why, len,
+                 "%zux%zu outputs per work-group read past the input's padding (%zux%zu floats, "
+                 "made for the tuning space's shapes)",
+                 (size_t)bx * lx, (size_t)by * ly, s->ip, s->rows);
+        return true;
+    }
+    return false;
+}
+
 /* A quiet NaN in every output element: it never passes the check. */
 static cg_status conv_poison(cg_ctx *ctx, void *state, void *rs)
 {
@@ -435,6 +547,8 @@ const cg_workload cg_workload_convolution = {
     .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = NRUNGS,
+    .tune = spaces,
+    .n_tune = NSPACES,
     .setup = conv_setup,
     .teardown = conv_teardown,
     .model = conv_model,
@@ -446,4 +560,6 @@ const cg_workload cg_workload_convolution = {
     .release = conv_release,
     .save_output = NULL,
     .validate = conv_validate,
+    .local_need = conv_local_need,
+    .unsupported = conv_unsupported,
 };

@@ -4,7 +4,9 @@
  * images (created once), the exact CPU references, and the rung table: the seed study of buffers against
  * images, of local-memory tiles and of several pixels per work-item. A rung's parameters say which input it
  * reads, how many pixels a work-item writes and the work-group (= local tile) shape; nothing here looks at
- * rung names. */
+ * rung names. The work-group and the pixels per work-item of the vec, image and local rungs are tunable
+ * (`clgauge tune`, the spaces below the table): a local tile's memory follows from them (f3_local_need)
+ * and f3_unsupported refuses a shape the kernels cannot take, with the reason. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +21,12 @@
 
 /* The input a rung's kernel reads (p[P_INPUT]); the float inputs are the u8 picture / 255. */
 enum { IN_U8_BUF, IN_U8_IMG, IN_F32_BUF, IN_F32_IMG };
-/* The meaning of cg_rung.p[] in this ladder. */
+/* The meaning of cg_rung.p[] in this ladder; (tunable) marks the entries the tuning spaces search. */
 enum {
     P_INPUT,  /* IN_*: what the kernel reads; the output is a buffer of the same element type */
-    P_PX,     /* output pixels per work-item along x (1, or 4/8/16 for the vec kernels) */
-    P_WGX,    /* work-group width = local tile width (-DTX); 0: local size NULL, the runtime picks */
-    P_WGY,    /* work-group height = local tile height (-DTY) */
+    P_PX,     /* (tunable) output pixels per work-item along x (1, or 4/8/16 for the vec kernels) */
+    P_WGX,    /* (tunable) work-group width = local tile width (-DTX); 0 (with P_WGY 0): local size NULL */
+    P_WGY,    /* (tunable) work-group height = local tile height (-DTY) */
     P_NATIVE, /* 1: the kernel divides with native_divide, whose accuracy OpenCL leaves to the device */
 };
 
@@ -89,6 +91,21 @@ static const cg_rung rungs[] = {
      "f3_f32_local", NULL, 0, TILE_BYTES(32, 4, 4), {IN_F32_BUF, 1, 32, 4, 1}},
     {"f32-vec", "vs f32-buf-32x4: 4 px per work-item, float4 loads/stores, column sums shared, no clamps inside",
      "f3_f32_vec", NULL, 0, 0, {IN_F32_BUF, 4, 32, 4, 1}},
+};
+/* The tuning spaces (core/tune.h). The per-pixel kernels (image, vec) take any work-group or NULL (0 for
+ * both sides together: the seed's step 5 is NULL against 32x4); the local kernels size their tile by it, so
+ * not NULL. The vec kernels exist for 4, 8 and 16 pixels per work-item. Each holds its rungs' own values. */
+static const cg_tspace spaces[] = {
+    {"u8-vec,u8-vec-16x16,f32-vec", 3,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {0, 16, 32, 64}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 5, {0, 2, 4, 8, 16}},
+      {"px", P_PX, CG_TR_OTHER, 3, {4, 8, 16}}}},
+    {"u8-img-centre,u8-img-32x4,f32-img-centre,f32-img-32x4", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 6, {0, 16, 32, 64, 128, 256}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 6, {0, 1, 2, 4, 8, 16}}}},
+    {"u8-local,f32-local", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 5, {8, 16, 32, 64, 128}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
 };
 /* clang-format on */
 
@@ -424,6 +441,51 @@ out:
     return st;
 }
 
+/* The kernel's name ends with suffix ("_vec", "_local"). */
+static bool kernel_is(const cg_rung *r, const char *suffix)
+{
+    size_t n = strlen(r->kernel), k = strlen(suffix);
+    return n >= k && strcmp(r->kernel + n - k, suffix) == 0;
+}
+
+/* The local kernels' tile: (TX + 2) x (TY + 2) pixels (the table's local bytes; a tuning candidate's tile
+ * needs it from here). */
+static size_t f3_local_need(const void *state, const cg_rung *r)
+{
+    (void)state;
+    if (!kernel_is(r, "_local") || r->p[P_WGX] <= 0 || r->p[P_WGY] <= 0) return 0;
+    return TILE_BYTES(r->p[P_WGX], r->p[P_WGY], rung_is_float(r) ? sizeof(float) : 1);
+}
+
+/* The shapes the kernels cannot take (a tuning candidate's; every table row passes): one side of the
+ * work-group 0 and not the other (0 means local size NULL, for both); NULL or a side below 1 for the local
+ * kernels, whose tile is the work-group; pixels per work-item other than 4, 8 or 16 for the vec kernels
+ * (the only vector widths they are built for) and other than 1 for the per-pixel ones. */
+static bool f3_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    (void)state;
+    int x = r->p[P_WGX], y = r->p[P_WGY], px = r->p[P_PX];
+    bool vec = kernel_is(r, "_vec");
+    if ((x == 0) != (y == 0) || x < 0 || y < 0) {
+        snprintf(why, len, "wgx=%d, wgy=%d: local size NULL needs both 0, a work-group both positive", x, y);
+        return true;
+    }
+    if (x == 0 && kernel_is(r, "_local")) {
+        snprintf(why, len, "wgx=0, wgy=0: %s sizes its local tile by the work-group, so needs one",
+                 r->kernel);
+        return true;
+    }
+    if (vec && px != 4 && px != 8 && px != 16) {
+        snprintf(why, len, "px=%d: %s is built for 4, 8 or 16 pixels per work-item", px, r->kernel);
+        return true;
+    }
+    if (!vec && px != 1) {
+        snprintf(why, len, "px=%d: %s writes one pixel per work-item", px, r->kernel);
+        return true;
+    }
+    return false;
+}
+
 static void f3_release(void *rsp)
 {
     f3_rung_state *rs = rsp;
@@ -451,6 +513,8 @@ const cg_workload cg_workload_filter3x3 = {
     .takes_images_io = true,
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = f3_setup,
     .teardown = f3_teardown,
     .model = f3_model,
@@ -462,4 +526,6 @@ const cg_workload cg_workload_filter3x3 = {
     .release = f3_release,
     .save_output = f3_save_output,
     .validate = f3_validate,
+    .local_need = f3_local_need,
+    .unsupported = f3_unsupported,
 };

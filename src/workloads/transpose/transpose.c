@@ -3,7 +3,9 @@
  * to padded tiles, several elements per work-item and float4 moves. This file owns the input, the exact CPU
  * reference, the two device buffers (created once), the rung table and each rung's launch. A rung's shape is
  * data in p[]: the kernel kind, the tile side, the work-group height (rows each work-item steps over) and
- * flags (padded local rows, diagonal block order); nothing here looks at rung names. */
+ * flags (padded local rows, diagonal block order); nothing here looks at rung names. The tile and the rows
+ * are tunable (`clgauge tune`, the spaces below the table): local memory follows from them (tr_local_need)
+ * and tr_unsupported refuses a shape the kernels cannot take, with the reason. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +17,14 @@
 #include "core/rng.h"
 #include "core/workload.h"
 
-enum { K_NAIVE, K_TILE, K_VEC4 };         /* p[P_KIND]: which kernel shape */
-enum { P_KIND, P_TILE, P_ROWS, P_FLAGS }; /* the meaning of cg_rung.p[] here */
+enum { K_NAIVE, K_TILE, K_VEC4 }; /* p[P_KIND]: which kernel shape */
+/* The meaning of cg_rung.p[] here; (tunable) marks the entries the tuning spaces search. */
+enum {
+    P_KIND,  /* K_*: which kernel */
+    P_TILE,  /* (tunable) the tile side; naive: the work-group width (0 with P_ROWS 0: local size NULL) */
+    P_ROWS,  /* (tunable) the work-group height: each work-item moves TILE / ROWS rows (a divisor of TILE) */
+    P_FLAGS, /* F_* bits */
+};
 /* p[P_FLAGS] bits: padded local rows; the SDK's diagonal block order; the seed's one-line skew of the block
  * row; the tile transposed on its way into local memory (the seed's listings) instead of on its way out. */
 enum { F_PAD = 1, F_DIAG = 2, F_SKEW = 4, F_TW = 8 };
@@ -48,10 +56,25 @@ static const cg_rung rungs[] = {
     {"best", "64x64 padded tile, float4 moves, 16x16 groups: 16 elements per work-item, 256 B rows",
      "tr_vec4", NULL, 0, TILE_BYTES(64, 1), {K_VEC4, 64, 16, F_PAD}},
 };
+/* The tuning spaces (core/tune.h). Naive: the work-group is TILE x ROWS itself, any shape, or NULL (both
+ * 0). Tiled: the group is TILE x ROWS, ROWS dividing TILE. float4: the group is TILE / 4 x ROWS, so TILE is
+ * not a work-group side (CG_TR_OTHER; tr_unsupported checks the product against the device). Tiles above 64
+ * need more local memory than most GPUs have: the runner refuses them there (tr_local_need). */
+static const cg_tspace spaces[] = {
+    {"naive", 2,
+     {{"tile", P_TILE, CG_TR_WG_X, 6, {0, 8, 16, 32, 64, 128}},
+      {"rows", P_ROWS, CG_TR_WG_Y, 7, {0, 1, 2, 4, 8, 16, 32}}}},
+    {"seed-local16,seed-skew16,local16,diag16,pad16,tile32", 2,
+     {{"tile", P_TILE, CG_TR_WG_X, 4, {8, 16, 32, 64}}, {"rows", P_ROWS, CG_TR_WG_Y, 6, {1, 2, 4, 8, 16, 32}}}},
+    {"vec4,best", 2,
+     {{"tile", P_TILE, CG_TR_OTHER, 5, {8, 16, 32, 64, 128}},
+      {"rows", P_ROWS, CG_TR_WG_Y, 6, {1, 2, 4, 8, 16, 32}}}},
+};
 /* clang-format on */
 
 typedef struct tr_state {
     size_t w, h, n;
+    size_t max_wg; /* the device's work-group limit */
     float *in, *ref, *got;
     cl_mem in_buf, out_buf;
 } tr_state;
@@ -146,6 +169,7 @@ static cg_status tr_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     st = pick_size(ctx, o, s);
     if (st != CG_OK) goto out;
     s->n = s->w * s->h;
+    s->max_wg = ctx->dev->max_wg;
     st = make_data(ctx, o, s);
     if (st == CG_OK) snprintf(size_desc, len, "%zux%zu floats", s->w, s->h);
 out:
@@ -172,13 +196,16 @@ static void tr_model(const void *state, const cg_rung *r, cg_model *m)
     m->ceiling = CG_CEIL_COPY;
 }
 
+/* A naive rung with local size NULL (TILE 0) leaves TILE and ROWS to the .cl file's defaults: the tiled
+ * kernels in the same program need a tile of at least one element, and the naive kernel reads neither. */
 static void tr_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const tr_state *s = state;
-    int f = r->p[P_FLAGS];
-    snprintf(buf, len, "-DTILE=%d -DROWS=%d -DPAD=%d -DDIAG=%d -DSKEW=%d -DTW=%d -DALIGN4=%d", r->p[P_TILE],
-             r->p[P_ROWS], !!(f & F_PAD), !!(f & F_DIAG), !!(f & F_SKEW), !!(f & F_TW),
-             s->w % 4 == 0 && s->h % 4 == 0);
+    int f = r->p[P_FLAGS], n = 0;
+    if (r->p[P_TILE] > 0) n = snprintf(buf, len, "-DTILE=%d -DROWS=%d ", r->p[P_TILE], r->p[P_ROWS]);
+    if (n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "-DPAD=%d -DDIAG=%d -DSKEW=%d -DTW=%d -DALIGN4=%d", !!(f & F_PAD),
+                 !!(f & F_DIAG), !!(f & F_SKEW), !!(f & F_TW), s->w % 4 == 0 && s->h % 4 == 0);
 }
 
 static size_t div_up(size_t a, size_t b)
@@ -186,11 +213,18 @@ static size_t div_up(size_t a, size_t b)
     return (a + b - 1) / b;
 }
 
-/* Naive: one work-item per element over TILE x ROWS groups. Tiled: one group of (TILE / v) x ROWS per
- * TILE x TILE block, v = 4 for the float4 kernel. */
+/* Naive: one work-item per element over TILE x ROWS groups (TILE 0: w x h with local size NULL). Tiled: one
+ * group of (TILE / v) x ROWS per TILE x TILE block, v = 4 for the float4 kernel. Shapes tr_unsupported
+ * refuses never get here. */
 static void launch_shape(const tr_state *s, const cg_rung *r, tr_rung *q)
 {
     size_t tile = (size_t)r->p[P_TILE], rows = (size_t)r->p[P_ROWS];
+    if (r->p[P_KIND] == K_NAIVE && tile == 0) {
+        q->local[0] = q->local[1] = 0;
+        q->global[0] = s->w;
+        q->global[1] = s->h;
+        return;
+    }
     if (r->p[P_KIND] == K_NAIVE) {
         q->local[0] = tile;
         q->local[1] = rows;
@@ -220,7 +254,7 @@ static cg_status tr_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_progr
     tr_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "transpose: out of host memory");
     launch_shape(s, r, q);
-    CG_FAIL_IF(q->local[0] * q->local[1] > ctx->dev->max_wg, CG_E_RUNTIME,
+    CG_FAIL_IF(q->local[0] && q->local[0] * q->local[1] > ctx->dev->max_wg, CG_E_RUNTIME,
                "transpose:%s: a %zux%zu work-group is larger than this device's %zu", r->name, q->local[0],
                q->local[1], ctx->dev->max_wg);
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
@@ -241,7 +275,56 @@ static cg_status tr_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
     (void)state;
     tr_rung *q = rs;
-    return cg_enqueue_kernel(ctx, ev, q->k, 2, q->global, q->local);
+    return cg_enqueue_kernel(ctx, ev, q->k, 2, q->global, q->local[0] ? q->local : NULL);
+}
+
+/* The tile in local memory: TILE x (TILE + PAD) floats for the tiled kernels (the table's local bytes; a
+ * tuning candidate's tile needs it from here). */
+static size_t tr_local_need(const void *state, const cg_rung *r)
+{
+    (void)state;
+    if (r->p[P_KIND] == K_NAIVE || r->p[P_TILE] <= 0) return 0;
+    return TILE_BYTES(r->p[P_TILE], !!(r->p[P_FLAGS] & F_PAD));
+}
+
+/* The shapes the kernels cannot take (a tuning candidate's; every table row passes): naive needs both sides
+ * positive or both 0 (NULL); the tiled kernels step ROWS rows at a time through the tile, so ROWS must
+ * divide TILE, and the float4 kernel moves 4 columns per work-item, so TILE must be a multiple of 4; and
+ * the work-group must fit the device (for the float4 kernel TILE / 4 x ROWS, which the tuner's own check
+ * cannot see). */
+static bool tr_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const tr_state *s = state;
+    int tile = r->p[P_TILE], rows = r->p[P_ROWS];
+    bool naive = r->p[P_KIND] == K_NAIVE;
+    if (naive && (tile == 0) != (rows == 0)) {
+        snprintf(why, len, "tile=%d, rows=%d: local size NULL needs both 0, a work-group both positive", tile,
+                 rows);
+        return true;
+    }
+    if (naive && tile == 0) return false;
+    if (tile < 1 || rows < 1) {
+        snprintf(why, len, "tile=%d, rows=%d: both must be positive", tile, rows);
+        return true;
+    }
+    if (!naive && tile % rows) {
+        snprintf(why, len, "rows=%d does not divide tile=%d: each work-item steps %d rows at a time", rows,
+                 tile, rows);
+        return true;
+    }
+    if (r->p[P_KIND] == K_VEC4 && tile % 4) {
+        snprintf(why, len, "tile=%d is not a multiple of 4: the float4 kernel moves 4 columns per work-item",
+                 tile);
+        return true;
+    }
+    tr_rung q;
+    launch_shape(s, r, &q);
+    if (s->max_wg && q.local[0] * q.local[1] > s->max_wg) {
+        snprintf(why, len, "a %zux%zu work-group is over the device's %zu", q.local[0], q.local[1],
+                 s->max_wg);
+        return true;
+    }
+    return false;
 }
 
 /* Exact: a transpose moves bits. A bitwise-equal output passes at once (memcmp); otherwise the element check
@@ -279,6 +362,8 @@ const cg_workload cg_workload_transpose = {
     .takes_images_io = false,
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = tr_setup,
     .teardown = tr_teardown,
     .model = tr_model,
@@ -290,4 +375,6 @@ const cg_workload cg_workload_transpose = {
     .release = tr_release,
     .save_output = NULL,
     .validate = tr_validate,
+    .local_need = tr_local_need,
+    .unsupported = tr_unsupported,
 };
