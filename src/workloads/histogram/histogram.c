@@ -5,13 +5,16 @@
  * rungs from one global atomic per pixel to per-lane sub-histograms fed by uint4 loads. This file owns the
  * inputs, the CPU reference (an exact count, computed once), the device buffers (the pixels, 256 uint bins,
  * the rows of the two-pass merge), the rung table and the enqueue of each rung: a fill that zeroes the bins
- * and one kernel, or a kernel that writes rows and hist_reduce that sums them (all timed).
- * A rung's shape is data in p[]:
- *   p[0] work-group size (clamped to the device, rounded down to a power of two);
- *   p[1] sub-histograms per group in local memory (COPIES; work-item lid counts into copy lid % COPIES);
- *   p[2] 0: one pixel per load (hist_global, hist_local); k > 0: k uint4 loads per work-item per step;
+ * and one kernel, or a kernel that writes rows and hist_reduce that sums them (all timed), and the tuning
+ * spaces of the local-memory rungs. A rung's shape is data in p[] (in quotes: the tuning parameter's name):
+ *   p[0] work-group size, a power of two (a table row's is clamped to the device and rounded down to one; a
+ *        tuning candidate's is refused instead; never 0, every kernel requires its WG) ("wg");
+ *   p[1] sub-histograms per group in local memory (COPIES; work-item lid counts into copy lid % COPIES), 1
+ *        to the work-group size ("copies");
+ *   p[2] 0: one pixel per load (hist_global, hist_local); k > 0: k uint4 loads per work-item per step
+ *        ("loads"; a candidate keeps its rung's kind);
  *   p[3] 0: one work-item per pixel; k > 0: a grid of k x compute-units groups strides over the input;
- *        -k: k work-items in all (the seed's 8192);
+ *        -k: k work-items in all (the seed's 8192) ("grid", groups per compute unit: k > 0 only);
  *   p[4] merge: 0 global atomics into the bins; 1 one row per group, summed by hist_reduce; 2 one row per
  *        work-item (hist_subhist), summed by hist_reduce. */
 #include <stdio.h>
@@ -72,6 +75,27 @@ static const cg_rung rungs[] = {
     {"deep-loads", "vs best: 256-wide groups, 6 per compute unit, four uint4 loads in flight",
      "hist_vec", NULL, 0, LB(32), {256, 32, 4, 6, MERGE_ATOMIC}},
 };
+
+/* The tuning spaces (`clgauge tune`, core/tune.h) of the local-memory rungs: hist_local's, hist_vec's with
+ * atomic merges (best among them), and the two-pass merges on a grid. Every value a power of two (WG must
+ * be one; copies need not, but only lane-aligned counts are worth a run) and each rung's own among them; no
+ * wg 0 (NULL local size): every kernel has reqd_work_group_size(WG). Copies above the work-group size are
+ * refused (hist_unsupported); 64 copies (64 KiB) fit few GPUs' local memory. At most 60 candidates. */
+static const cg_tspace spaces[] = {
+    {"local,local-copies32,local-spread", 3,
+     {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
+      {"copies", P_COPIES, CG_TR_OTHER, 3, {1, 8, 32}},
+      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {2, 4, 8}}}},
+    {"packed-uint4,packed-1copy,best,deep-loads", 4,
+     {{"wg", P_WG, CG_TR_WG_X, 5, {64, 128, 256, 512, 1024}},
+      {"copies", P_COPIES, CG_TR_OTHER, 2, {1, 32}},
+      {"loads", P_LOADS, CG_TR_OTHER, 3, {1, 2, 4}},
+      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 2, {4, 6}}}},
+    {"seed-cu-groups,two-pass", 3,
+     {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
+      {"copies", P_COPIES, CG_TR_OTHER, 3, {1, 8, 32}},
+      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {1, 2, 4}}}},
+};
 /* clang-format on */
 
 static const char *const patterns[] = {"random", "allequal", "image"};
@@ -86,6 +110,7 @@ typedef struct hist_state {
     unsigned cus;            /* compute units */
     size_t max_wg;           /* device limit on the work-group size */
     cl_mem in, out, rows;    /* n pixels; 256 uints; the rows of the two-pass merges (256 uints each) */
+    size_t nrows;            /* rows the rows buffer holds */
 } hist_state;
 
 typedef struct hist_rung {
@@ -308,8 +333,8 @@ static void hist_teardown(void *state)
     free(s);
 }
 
-/* The rows buffer of the two-pass merges: as many rows of 256 uints as the rung writing most needs (an
- * intermediate: registered WRITTEN, so poisoned before every run like the bins). */
+/* The rows buffer of the two-pass merges: as many rows of 256 uints as the row or tuning candidate writing
+ * most needs (an intermediate: registered WRITTEN, so poisoned before every run like the bins). */
 static cg_status make_rows(cg_ctx *ctx, hist_state *s)
 {
     cg_status st = CG_OK;
@@ -317,7 +342,17 @@ static cg_status make_rows(cg_ctx *ctx, hist_state *s)
     for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
         size_t r = rung_rows(s, &rungs[i]);
         most = r > most ? r : most;
+        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
+        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
+            cg_rung cand = rungs[i];
+            int v[CG_TUNE_MAXP];
+            cg_tune_candidate(t, c, v);
+            cg_tune_apply(t, v, cand.p);
+            r = rung_rows(s, &cand);
+            most = r > most ? r : most;
+        }
     }
+    s->nrows = most;
     CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, most * HIST_BINS * sizeof(cl_uint), NULL, CG_BUF_WRITTEN, &s->rows);
 out:
     return st;
@@ -359,6 +394,61 @@ static void hist_model(const void *state, const cg_rung *r, cg_model *m)
     m->item_unit = s->pb == 1 ? "B" : "px";
     m->bytes_note = s->pb == 1 ? "R: 1 B per input byte, read once" : "R: 4 B per u32 pixel, read once";
     m->ceiling = CG_CEIL_READ;
+}
+
+/* Local memory: hist_local's and hist_vec's 256 x COPIES bins, hist_reduce's WG partial sums (a rung with
+ * rows); the largest of its kernels' (the table rows state it too; a candidate's comes from here). */
+static size_t hist_local_need(const void *state, const cg_rung *r)
+{
+    size_t wg = rung_wg(state, r), copies = r->p[P_COPIES] > 0 ? (size_t)r->p[P_COPIES] : 1;
+    size_t bins = strcmp(r->kernel, "hist_local") && strcmp(r->kernel, "hist_vec") ? 0 : LB(copies);
+    size_t reduce = r->p[P_MERGE] != MERGE_ATOMIC ? wg * sizeof(cl_uint) : 0;
+    return bins > reduce ? bins : reduce;
+}
+
+/* The table row a rung (or a tuning candidate, a copy of one) comes from. */
+static const cg_rung *row_of(const cg_rung *r)
+{
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++)
+        if (!strcmp(rungs[i].name, r->name)) return &rungs[i];
+    return r;
+}
+
+/* -1, 0 or 1: the kind a p[] entry selects (loads: per pixel or uint4s; grid: work-items in all, one per
+ * pixel, a grid). */
+static int kind(int v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* What the kernels and buffers cannot take, for tuning candidates (the table rows always pass): a work-group
+ * that is not a power of two (it would be rounded, not run as asked), copies outside 1..wg (a copy no
+ * work-item counts into), loads or grid of another kind than the rung's, more rows than setup sized. */
+static bool hist_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const hist_state *s = state;
+    const cg_rung *row = row_of(r);
+    int wg = r->p[P_WG], copies = r->p[P_COPIES];
+    if (wg <= 0 || (wg & (wg - 1))) {
+        snprintf(why, len,
+                 "wg=%d: the kernels need a power of two (reqd_work_group_size(WG), a tree halving it)", wg);
+    } else if (copies < 1 || copies > wg) {
+        snprintf(why, len, "copies=%d: 1 to wg=%d (work-item lid counts into copy lid %% copies)", copies,
+                 wg);
+    } else if (kind(r->p[P_LOADS]) != kind(row->p[P_LOADS])) {
+        snprintf(why, len, "loads=%d: the rung's kernel loads %s", r->p[P_LOADS],
+                 row->p[P_LOADS] > 0 ? "uint4s (loads >= 1)" : "one pixel at a time (loads 0)");
+    } else if (kind(r->p[P_GRID]) != kind(row->p[P_GRID])) {
+        snprintf(why, len, "grid=%d: the rung runs %s", r->p[P_GRID],
+                 row->p[P_GRID] > 0    ? "a grid of at least 1 group per compute unit"
+                 : row->p[P_GRID] == 0 ? "one work-item per pixel (grid 0)"
+                                       : "a fixed count of work-items (grid < 0)");
+    } else if (rung_rows(s, r) > s->nrows) {
+        snprintf(why, len, "writes %zu rows, the rows buffer holds %zu (sized for the tuning spaces' values)",
+                 rung_rows(s, r), s->nrows);
+    } else
+        return false;
+    return true;
 }
 
 /* "-DWG=256 -DCOPIES=32 -DLOADS=2 -DMERGE_ROWS=0 -DPIXEL=8", plus -DWG_ASKED=N when the device forced a
@@ -464,6 +554,8 @@ const cg_workload cg_workload_histogram = {
     .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = hist_setup,
     .teardown = hist_teardown,
     .model = hist_model,
@@ -476,4 +568,6 @@ const cg_workload cg_workload_histogram = {
     .release = hist_release,
     .save_output = NULL,
     .validate = hist_validate,
+    .local_need = hist_local_need,
+    .unsupported = hist_unsupported,
 };

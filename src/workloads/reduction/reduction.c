@@ -3,11 +3,15 @@
  * Harris's ladder of reductions ported to OpenCL 1.2. This file owns the inputs, the CPU reference (a
  * compensated double sum, computed once), the per-rung forward error bound, the device buffers (input, two
  * ping-pong partial buffers sized for the worst rung, a one-float output; all registered with the core, which
- * poisons the written ones before every run), the rung table and the enqueue of each rung's launches. A
- * rung's shape is data in p[]: p[0] work-group size (clamped to the device, rounded down to a power of two);
- *   p[1] loads per work-item per step (multi-pass: elements added while loading; grid: float4 accumulators);
+ * poisons the written ones before every run), the rung table, its tuning spaces and the enqueue of each
+ * rung's launches. A rung's shape is data in p[]:
+ *   p[0] work-group size, a power of two (a table row's is clamped to the device and rounded down to one; a
+ *        tuning candidate's is refused instead: `wg`, 32..1024; never 0, every kernel requires its WG);
+ *   p[1] loads per work-item per step (multi-pass: elements added while loading; grid: float4 accumulators),
+ *        at least 1 (`loads`);
  *   p[2] 0: multi-pass, the host relaunches on the partials until one value is left; k > 0: a grid of
- *        k x compute-units groups covers the input, then one group sums the partials. */
+ *        k x compute-units groups covers the input, then one group sums the partials (`grid`, groups per
+ *        compute unit; a candidate keeps its rung's kind). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +50,24 @@ static const cg_rung rungs[] = {
     {"chunked", "one contiguous run per work-item: CPU caches/prefetch win, GPU loses coalescing",
      "reduce_chunks", NULL, 0, 64 * 4, {64, 8, 4, 0}},
 };
+
+/* The tuning spaces (`clgauge tune`, core/tune.h): the multi-pass rung with loads, the grid rungs. Values are
+ * powers of two (WG must be one) and include each rung's own; no wg 0 (NULL local size): every kernel has a
+ * local array of WG floats and reqd_work_group_size(WG). At most 54 candidates a space. */
+#define WG_VALUES 6, {32, 64, 128, 256, 512, 1024}
+static const cg_tspace spaces[] = {
+    {"first-add", 2, {{"wg", P_WG, CG_TR_WG_X, WG_VALUES},
+                      {"loads", P_LOADS, CG_TR_OTHER, 5, {1, 2, 4, 8, 16}}}},
+    {"vec4-many", 2, {{"wg", P_WG, CG_TR_WG_X, WG_VALUES},
+                      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 6, {1, 2, 4, 8, 16, 32}}}},
+    {"best,nv-shfl", 3, {{"wg", P_WG, CG_TR_WG_X, WG_VALUES},
+                         {"loads", P_LOADS, CG_TR_OTHER, 3, {4, 8, 16}},
+                         {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {4, 8, 16}}}},
+    {"chunked", 3, {{"wg", P_WG, CG_TR_WG_X, WG_VALUES},
+                    {"loads", P_LOADS, CG_TR_OTHER, 3, {4, 8, 16}},
+                    {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {2, 4, 8}}}},
+};
+#undef WG_VALUES
 /* clang-format on */
 
 typedef struct red_state {
@@ -236,6 +258,30 @@ out:
     return st;
 }
 
+static void grow_partials(red_state *s, const cg_rung *r)
+{
+    size_t l[2];
+    rung_partials(s, r, l);
+    for (int j = 0; j < 2; j++)
+        s->part_len[j] = l[j] > s->part_len[j] ? l[j] : s->part_len[j];
+}
+
+/* The partial buffers' lengths: the most any row or any candidate of its tuning space needs. */
+static void size_partials(red_state *s)
+{
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+        grow_partials(s, &rungs[i]);
+        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
+        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
+            cg_rung cand = rungs[i];
+            int v[CG_TUNE_MAXP];
+            cg_tune_candidate(t, c, v);
+            cg_tune_apply(t, v, cand.p);
+            grow_partials(s, &cand);
+        }
+    }
+}
+
 static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
 {
     cg_status st = CG_OK;
@@ -246,12 +292,7 @@ static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char
     st = pick_size(ctx, o, &s->n);
     if (st != CG_OK) goto out;
     describe_size(s->n, size_desc, len);
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
-        size_t l[2];
-        rung_partials(s, &rungs[i], l);
-        for (int j = 0; j < 2; j++)
-            s->part_len[j] = l[j] > s->part_len[j] ? l[j] : s->part_len[j];
-    }
+    size_partials(s);
     st = make_input(ctx, o, s);
     if (st != CG_OK) goto out;
     CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, sizeof(float), NULL, CG_BUF_WRITTEN, &s->out);
@@ -276,6 +317,53 @@ static void red_model(const void *state, const cg_rung *r, cg_model *m)
     m->item_unit = "elem";
     m->bytes_note = "R: 4 B/elem read once";
     m->ceiling = CG_CEIL_READ;
+}
+
+/* Local memory: the kernels' WG floats (the table rows state it too; a candidate's comes from here). */
+static size_t red_local_need(const void *state, const cg_rung *r)
+{
+    return rung_wg(state, r) * sizeof(float);
+}
+
+/* The table row a rung (or a tuning candidate, a copy of one) comes from. */
+static const cg_rung *row_of(const cg_rung *r)
+{
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++)
+        if (!strcmp(rungs[i].name, r->name)) return &rungs[i];
+    return r;
+}
+
+/* What the kernels and buffers cannot take, for tuning candidates (the table rows always pass): a work-group
+ * that is not a power of two (it would be rounded, not run as asked), loads below 1, a grid rung turned
+ * multi-pass or back, more partial sums than setup sized the buffers for. */
+static bool red_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const red_state *s = state;
+    int wg = r->p[P_WG];
+    size_t l[2];
+    if (wg <= 0 || (wg & (wg - 1))) {
+        snprintf(why, len,
+                 "wg=%d: the kernels need a power of two (reqd_work_group_size(WG), a tree halving it)", wg);
+        return true;
+    }
+    if (r->p[P_LOADS] < 1) {
+        snprintf(why, len, "loads=%d: each work-item needs at least 1", r->p[P_LOADS]);
+        return true;
+    }
+    if ((r->p[P_GRID] > 0) != (row_of(r)->p[P_GRID] > 0) || r->p[P_GRID] < 0) {
+        snprintf(why, len, "grid=%d: the rung's kernel %s", r->p[P_GRID],
+                 row_of(r)->p[P_GRID] > 0 ? "strides a grid of at least 1 group per compute unit"
+                                          : "is multi-pass (grid 0)");
+        return true;
+    }
+    rung_partials(s, r, l);
+    for (int j = 0; j < 2; j++)
+        if (l[j] > s->part_len[j]) {
+            snprintf(why, len, "needs %zu partials in pass %d, the buffer holds %zu (sized for the spaces)",
+                     l[j], j + 1, s->part_len[j]);
+            return true;
+        }
+    return false;
 }
 
 /* "-DWG=256 -DLOADS=4", plus -DWG_ASKED=N when the device forced a smaller work-group size. */
@@ -390,6 +478,8 @@ const cg_workload cg_workload_reduction = {
     .takes_images_io = false,
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = red_setup,
     .teardown = red_teardown,
     .model = red_model,
@@ -401,4 +491,6 @@ const cg_workload cg_workload_reduction = {
     .release = red_release,
     .save_output = NULL,
     .validate = red_validate,
+    .local_need = red_local_need,
+    .unsupported = red_unsupported,
 };

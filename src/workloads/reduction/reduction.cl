@@ -3,7 +3,7 @@
  *
  * Build options (from the rung's parameters, see reduction.c):
  *   WG       work-group size, a power of two; every kernel requires exactly this local size
- *   LOADS    multi-pass kernels: elements each work-item adds while loading (1 or 2);
+ *   LOADS    multi-pass kernels: elements each work-item adds while loading (the rungs: 1 or 2; tuning: 1-16);
  *            grid kernels: independent float4 accumulators per work-item (loads in flight)
  *   USE_PTX  NVIDIA only: reduce_vec4's in-group sum uses warp shuffles through inline PTX
  *

@@ -2,9 +2,14 @@
  * inclusive (--inclusive), after the local-memory prefix sum of ../shared/seeds/002 and then device-wide.
  * This file owns the options, the size rule, the inputs, the CPU reference and the float error bound, the
  * device buffers (input, output, tile totals, look-back state: all registered with the core, which poisons
- * the written ones before every run), the rung table and the enqueue of each rung's plan. A rung's shape is
- * data in p[]: p[0] work-group size (clamped, a power of two); p[1] elements per work-item (a tile is their
- * product); p[2] the plan joining the tiles; p[3] the padding shift passed to the kernels (with -DPAD). */
+ * the written ones before every run), the rung table, its tuning spaces and the enqueue of each rung's plan.
+ * A rung's shape is data in p[] (in quotes: the tuning parameter's name):
+ *   p[0] work-group size, a power of two (a table row's is clamped to the device and rounded down to one; a
+ *        tuning candidate's is refused instead; never 0, every kernel requires its WG; 1 for the chunked
+ *        rungs, one work-item per group walking a tile; at least 32 with a look-back window) ("wg");
+ *   p[1] elements per work-item, at least 1 (a tile is their product; a power of two for scan_blelloch,
+ *        whose tree spans the tile) ("items");
+ *   p[2] the plan joining the tiles; p[3] the padding shift passed to the kernels (with -DPAD). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +59,18 @@ static const cg_rung rungs[] = {
      "scan_chunks", NULL, 0, 0, {1, 16384, PLAN_LOOKBACK, 0}},
     {"chunked-vec8", "as chunked, 8 elements per step: vload8, a 3-step scan of the 8 lanes in registers, vstore8",
      "scan_chunks8", NULL, 0, 0, {1, 16384, PLAN_LOOKBACK, 0}},
+};
+
+/* The tuning spaces (`clgauge tune`, core/tune.h) of the fastest rungs: the register-tile kernels' wg x items
+ * (the multi-kernel plans and the look-backs), the chunked rungs' tile length (their wg stays 1). Every value
+ * a power of two (WG must be one) and each rung's own among them; no wg 0 (NULL local size): every kernel has
+ * reqd_work_group_size(WG). A large tile over the device's local memory is refused (scan_local_need). */
+static const cg_tspace spaces[] = {
+    {"registers,reduce-then-scan,look-back,look-back-32,best,packed,nv-shfl", 2,
+     {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
+      {"items", P_ITEMS, CG_TR_OTHER, 6, {1, 2, 4, 8, 16, 32}}}},
+    {"chunked,chunked-vec8", 1,
+     {{"items", P_ITEMS, CG_TR_OTHER, 8, {1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072}}}},
 };
 /* clang-format on */
 
@@ -235,6 +252,28 @@ static void describe_size(const scan_opts *so, char *buf, size_t len)
         snprintf(buf, len, "%zu %s, %s", so->n, type, kind);
 }
 
+static void grow_tiles(scan_state *s, const cg_rung *r)
+{
+    size_t t = r->p[P_ITEMS] > 0 ? div_up(s->o.n, rung_tile(s, r)) : 0;
+    s->tiles_max = t > s->tiles_max ? t : s->tiles_max;
+}
+
+/* The tile totals and look-back state: as many tiles as any row or candidate of its tuning space makes. */
+static void size_tiles(scan_state *s)
+{
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+        grow_tiles(s, &rungs[i]);
+        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
+        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
+            cg_rung cand = rungs[i];
+            int v[CG_TUNE_MAXP];
+            cg_tune_candidate(t, c, v);
+            cg_tune_apply(t, v, cand.p);
+            grow_tiles(s, &cand);
+        }
+    }
+}
+
 static cg_status scan_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
 {
     cg_status st = CG_OK;
@@ -243,10 +282,7 @@ static cg_status scan_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
     s->nv = ctx->dev->nvidia;
     if ((st = pick_opts(ctx, o, &s->o)) != CG_OK) goto out;
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
-        size_t t = div_up(s->o.n, rung_tile(s, &rungs[i]));
-        s->tiles_max = t > s->tiles_max ? t : s->tiles_max;
-    }
+    size_tiles(s);
     if ((st = make_data(ctx, o, s)) == CG_OK) describe_size(&s->o, size_desc, len);
 out:
     if (st != CG_OK) {
@@ -270,6 +306,78 @@ static void scan_model(const void *state, const cg_rung *r, cg_model *m)
     m->item_unit = "elem";
     m->bytes_note = "R+W: 4 B/elem read + 4 B/elem written";
     m->ceiling = CG_CEIL_COPY;
+}
+
+/* The local memory of each tile kernel (scan.cl's __local arrays) from WG and TILE: Hillis-Steele's two
+ * buffers; Blelloch's tile, padded with -DPAD; the register kernels' padded tile, the group scan's words
+ * (SCAN_LOCAL, with room), plus the look-back window's flags and values; the chunked kernels' none. */
+typedef enum { LK_HS, LK_BLELLOCH, LK_REGS, LK_NONE } local_kind;
+static const struct {
+    const char *kernel;
+    local_kind kind;
+} kernel_local[] = {
+    {"scan_hs", LK_HS},           {"scan_blelloch", LK_BLELLOCH}, {"scan_regs", LK_REGS},
+    {"scan_regs_carry", LK_REGS}, {"scan_lookback", LK_REGS},     {"scan_chunks", LK_NONE},
+    {"scan_chunks8", LK_NONE},
+};
+
+/* The largest local memory of the rung's kernels (its tile kernel; scan_partials' 2 WG words and
+ * tile_reduce's WG in the three-kernel plans): the table rows state it too, a candidate's comes from here. */
+static size_t scan_local_need(const void *state, const cg_rung *r)
+{
+    size_t wg = rung_wg(state, r), tile = rung_tile(state, r), need = 0;
+    bool pad = r->options && strstr(r->options, "-DPAD"),
+         window = r->options && strstr(r->options, "-DLB_WINDOW");
+    for (size_t i = 0; i < sizeof kernel_local / sizeof kernel_local[0]; i++) {
+        if (strcmp(kernel_local[i].kernel, r->kernel)) continue;
+        local_kind k = kernel_local[i].kind;
+        need = k == LK_HS         ? 2 * tile * 4
+               : k == LK_BLELLOCH ? (pad ? tile + tile / 32 : tile) * 4
+               : k == LK_REGS     ? SCAN_LOCAL(tile, wg) + (window ? 32 * 8 : 0)
+                                  : 0;
+    }
+    if (r->p[P_PLAN] != PLAN_LOOKBACK && need < 2 * wg * 4) need = 2 * wg * 4;
+    return need;
+}
+
+/* The table row a rung (or a tuning candidate, a copy of one) comes from. */
+static const cg_rung *row_of(const cg_rung *r)
+{
+    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++)
+        if (!strcmp(rungs[i].name, r->name)) return &rungs[i];
+    return r;
+}
+
+static bool pow2(int v)
+{
+    return v > 0 && !(v & (v - 1));
+}
+
+/* What the kernels and buffers cannot take, for tuning candidates (the table rows always pass): a work-group
+ * that is not a power of two (it would be rounded, not run as asked), a chunked rung's wg other than 1, a
+ * look-back window wider than the group, items below 1 (or not a power of two for scan_blelloch's tile
+ * tree), more tiles than setup sized the totals and look-back state for. */
+static bool scan_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    const scan_state *s = state;
+    int wg = r->p[P_WG], items = r->p[P_ITEMS];
+    if (!pow2(wg))
+        snprintf(why, len,
+                 "wg=%d: the kernels need a power of two (reqd_work_group_size(WG), trees halving it)", wg);
+    else if ((wg == 1) != (row_of(r)->p[P_WG] == 1))
+        snprintf(why, len, "wg=%d: the rung's kernel runs %s", wg,
+                 wg == 1 ? "a work-group over a tile (wg above 1)" : "one work-item per group (wg 1)");
+    else if (r->options && strstr(r->options, "-DLB_WINDOW=32") && wg < 32)
+        snprintf(why, len, "wg=%d: the look-back window polls 32 tiles, one per work-item (wg >= 32)", wg);
+    else if (items < 1 || (!strcmp(r->kernel, "scan_blelloch") && !pow2(items)))
+        snprintf(why, len, "items=%d: %s", items,
+                 items < 1 ? "at least 1" : "a power of two (the Blelloch tree spans the tile)");
+    else if (div_up(s->o.n, rung_tile(s, r)) > s->tiles_max)
+        snprintf(why, len, "makes %zu tiles, the totals hold %zu (sized for the tuning spaces' values)",
+                 div_up(s->o.n, rung_tile(s, r)), s->tiles_max);
+    else
+        return false;
+    return true;
 }
 
 /* "-DWG=256 -DITEMS=4", plus -DTYPE_FLOAT for --type float and -DNV_FENCE on NVIDIA's platform. */
@@ -450,6 +558,8 @@ const cg_workload cg_workload_scan = {
     .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = scan_setup,
     .teardown = scan_teardown,
     .model = scan_model,
@@ -459,4 +569,6 @@ const cg_workload cg_workload_scan = {
     .verify = scan_verify,
     .release = scan_release,
     .validate = scan_validate,
+    .local_need = scan_local_need,
+    .unsupported = scan_unsupported,
 };

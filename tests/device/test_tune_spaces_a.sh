@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Device test of the tuning spaces of reduction, histogram and scan (`clgauge tune`, issue 20) on the default
+# device, at sizes that are not multiples of any group or tile: every candidate either runs and passes the
+# check with its own values reaching the kernel (its work-group as launched, its local memory as the kernel
+# reports it), or is skipped as unsupported with the workload's reason. Nothing is clamped or rounded.
+#  1. reduction:first-add, its whole space (exhaustive, --check exact): wg and local memory as asked; the
+#     mapping-3waves rule's wg=192 refused (not a power of two); reduction:best at the extremes (wg 32 and
+#     1024, loads 4 and 16, grid 4 and 16) under a 2 KiB local-memory cap (wg 1024 refused with its bytes),
+#     and values no kernel takes (wg 48, loads 0, grid 0) refused with their reasons;
+#  2. histogram:local-spread, its copies x grid under a 16 KiB cap: 32 copies (32 KiB) refused, the rest run
+#     with 256 x copies x 4 B of local memory; histogram:best at the extremes on u32 all-equal pixels; copies
+#     above the work-group and a grid of another kind refused;
+#  3. scan:best (float, inclusive) at the extremes under a 48 KiB cap: a tile over it refused, every other
+#     one runs; wg 16 (narrower than the look-back window) and items 0 refused; scan:chunked, its whole space.
+# Usage: bash test_tune_spaces_a.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
+
+cache=$TESTTMP/tune_spaces_a_cache
+rm -rf "$cache"
+mkdir -p "$cache"
+chmod 700 "$cache"
+json=$TESTTMP/tune_spaces_a.json
+out=$TESTTMP/tune_spaces_a.out
+
+# tune ARGS...: one search into $json; exit 0 wanted.
+tune() {
+    rm -f "$json"
+    "$BIN" tune "$@" --strategy exhaustive --budget 600 --runs 1 --warmup 0 --cache-dir "$cache" \
+        --json "$json" >"$out" 2>&1
+    local rc=$?
+    [ "$rc" -eq 0 ] || { cat "$out"; fail "tune $* exited $rc"; }
+}
+
+# check WHAT PYTHON: runs the Python body with rows (the results), ok(params), skip(params, reason part) and
+# bad (a list of failures) defined; every row must be ok (and verified) or unsupported with a reason.
+check() {
+    local what=$1
+    python3 - "$json" "$2" <<'EOF' || fail "$what (above)"
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+bad = ["%s %s: %s %s" % (r["rung"], r.get("params"), r["status"], r.get("reason", "")) for r in rows
+       if r["status"] not in ("ok", "unsupported") or (r["status"] == "unsupported" and not r.get("reason"))]
+bad += ["%s %s: not verified" % (r["rung"], r["params"]) for r in rows if r["status"] == "ok" and not r["check_ok"]]
+by = {}
+for r in rows:
+    by.setdefault(r["params"], r)
+def ok(p):
+    r = by.get(p)
+    if not r or r["status"] != "ok":
+        bad.append("%s: want ok, got %s" % (p, r and (r["status"], r["reason"])))
+        return None
+    return r
+def skip(p, part):
+    r = by.get(p)
+    if not r or r["status"] != "unsupported" or part not in r["reason"]:
+        bad.append("%s: want unsupported '%s', got %s" % (p, part, r and (r["status"], r["reason"])))
+def launched(p, wg, local):
+    r = ok(p)
+    if r and (str(r["wg_local"]), r["kernel_local_bytes"]) != (str(wg), local):
+        bad.append("%s: launched %s with %s B local, want %s with %s" % (p, r["wg_local"], r["kernel_local_bytes"],
+                                                                         wg, local))
+exec(sys.argv[2])
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# 1. reduction.
+tune reduction:first-add --size 100003 --check exact
+check "reduction:first-add space" '
+n = sum(1 for r in rows if "search" in r["params_from"])
+if n != 30: bad.append("want 30 searched candidates, got %d" % n)
+for w in (32, 64, 128, 256, 512, 1024):
+    for l in (1, 2, 4, 8, 16):
+        launched("wg=%d,loads=%d" % (w, l), w, 4 * w)
+skip("wg=192,loads=2", "power of two")
+'
+CLGAUGE_LOCAL_MEM_CAP=2048 tune reduction:best --size 100003 --space 'wg=32,48,1024;loads=0,4,16;grid=0,4,16'
+check "reduction:best extremes" '
+for w in (32, 48, 1024):
+    for l in (0, 4, 16):
+        for g in (0, 4, 16):
+            p = "wg=%d,loads=%d,grid=%d" % (w, l, g)
+            if w == 48: skip(p, "wg=48: the kernels need a power of two")
+            elif w == 1024: skip(p, "needs 4096 B of local memory")
+            elif l == 0: skip(p, "loads=0: each work-item needs at least 1")
+            elif g == 0: skip(p, "grid=0: the rung")
+            else: launched(p, w, 4 * w)
+'
+
+# 2. histogram.
+CLGAUGE_LOCAL_MEM_CAP=16384 tune histogram:local-spread --size 100003 --space 'wg=32,128,1024'
+check "histogram:local-spread space" '
+n = sum(1 for r in rows if "search" in r["params_from"])
+if n != 27: bad.append("want 27 searched candidates, got %d" % n)
+for w in (32, 128, 1024):
+    for c in (1, 8, 32):
+        for g in (2, 4, 8):
+            p = "wg=%d,copies=%d,grid=%d" % (w, c, g)
+            if c == 32: skip(p, "needs 32768 B of local memory")
+            else: launched(p, w, 1024 * c)
+'
+tune histogram:best --size 100003 --pixel u32 --pattern allequal \
+    --space 'wg=64,96,1024;copies=1,32,128;loads=0,1,4;grid=0,4,6'
+check "histogram:best extremes" '
+for w in (64, 96, 1024):
+    for c in (1, 32, 128):
+        for l in (0, 1, 4):
+            for g in (0, 4, 6):
+                p = "wg=%d,copies=%d,loads=%d,grid=%d" % (w, c, l, g)
+                if w == 96: skip(p, "wg=96: the kernels need a power of two")
+                elif c > w: skip(p, "copies=%d: 1 to wg=%d" % (c, w))
+                elif l == 0: skip(p, "loads=0: the rung")
+                elif g == 0: skip(p, "grid=0: the rung runs a grid")
+                else: launched(p, w, 1024 * c)
+'
+
+# 3. scan.
+CLGAUGE_LOCAL_MEM_CAP=49152 tune scan:best --size 100003 --type float --inclusive \
+    --space 'wg=16,32,1024;items=0,1,16,32'
+check "scan:best extremes" '
+for w in (16, 32, 1024):
+    for i in (0, 1, 16, 32):
+        p = "wg=%d,items=%d" % (w, i)
+        t = w * i
+        need = (t + t // 32 + w + w // 32 + 33) * 4 + 256
+        if w == 16: skip(p, "the look-back window polls 32 tiles")
+        elif i == 0: skip(p, "items=0: at least 1")
+        elif need > 49152: skip(p, "needs %d B of local memory" % need)
+        else: ok(p)
+'
+tune scan:chunked --size 100003
+check "scan:chunked space" '
+for i in (1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072):
+    launched("items=%d" % i, 1, 0)
+'
+
+finish
