@@ -91,3 +91,19 @@ double cg_wopts_number(const cg_wopts *s, const char *name, double dflt)
     const cg_wopt_value *v = cg_wopts_find(s, name);
     return v ? v->num : dflt;
 }
+
+void cg_rungs_each_candidate(const cg_rung *rungs, size_t n, const cg_tspace *spaces, size_t n_spaces,
+                             void (*fn)(const cg_rung *r, void *user), void *user)
+{
+    for (size_t i = 0; i < n; i++) {
+        fn(&rungs[i], user);
+        const cg_tspace *t = cg_tune_space_of(spaces, n_spaces, rungs[i].name);
+        for (size_t c = 0, m = t ? cg_tune_space_size(t) : 0; c < m; c++) {
+            cg_rung cand = rungs[i];
+            int v[CG_TUNE_MAXP];
+            cg_tune_candidate(t, c, v);
+            cg_tune_apply(t, v, cand.p);
+            fn(&cand, user);
+        }
+    }
+}

@@ -226,6 +226,12 @@ cg_status cg_enqueue_kernel_at(cg_ctx *ctx, cg_events *ev, cl_kernel k, cl_uint 
 /* cg_enqueue_kernel of `groups` one-dimensional work-groups of wg work-items. */
 cg_status cg_enqueue_groups(cg_ctx *ctx, cg_events *ev, cl_kernel k, size_t groups, size_t wg);
 
+/* Calls fn on each of the n rungs and on every candidate of its tuning space among spaces (core/tune.h): a
+ * copy of the row with the candidate's values, so that set-up can size its buffers for the most any of them
+ * needs. */
+void cg_rungs_each_candidate(const cg_rung *rungs, size_t n, const cg_tspace *spaces, size_t n_spaces,
+                             void (*fn)(const cg_rung *r, void *user), void *user);
+
 /* Looks a rung up by name; NULL when the workload has none such. */
 const cg_rung *cg_workload_rung(const cg_workload *w, const char *name);
 

@@ -333,26 +333,22 @@ static void hist_teardown(void *state)
     free(s);
 }
 
+static void grow_rows(const cg_rung *r, void *user)
+{
+    hist_state *s = user;
+    size_t n = rung_rows(s, r);
+    s->nrows = n > s->nrows ? n : s->nrows;
+}
+
 /* The rows buffer of the two-pass merges: as many rows of 256 uints as the row or tuning candidate writing
  * most needs (an intermediate: registered WRITTEN, so poisoned before every run like the bins). */
 static cg_status make_rows(cg_ctx *ctx, hist_state *s)
 {
     cg_status st = CG_OK;
-    size_t most = 1;
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
-        size_t r = rung_rows(s, &rungs[i]);
-        most = r > most ? r : most;
-        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
-        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
-            cg_rung cand = rungs[i];
-            int v[CG_TUNE_MAXP];
-            cg_tune_candidate(t, c, v);
-            cg_tune_apply(t, v, cand.p);
-            r = rung_rows(s, &cand);
-            most = r > most ? r : most;
-        }
-    }
-    s->nrows = most;
+    s->nrows = 1;
+    cg_rungs_each_candidate(rungs, sizeof rungs / sizeof rungs[0], spaces, sizeof spaces / sizeof spaces[0],
+                            grow_rows, s);
+    size_t most = s->nrows;
     CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, most * HIST_BINS * sizeof(cl_uint), NULL, CG_BUF_WRITTEN, &s->rows);
 out:
     return st;

@@ -258,8 +258,9 @@ out:
     return st;
 }
 
-static void grow_partials(red_state *s, const cg_rung *r)
+static void grow_partials(const cg_rung *r, void *user)
 {
+    red_state *s = user;
     size_t l[2];
     rung_partials(s, r, l);
     for (int j = 0; j < 2; j++)
@@ -269,17 +270,8 @@ static void grow_partials(red_state *s, const cg_rung *r)
 /* The partial buffers' lengths: the most any row or any candidate of its tuning space needs. */
 static void size_partials(red_state *s)
 {
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
-        grow_partials(s, &rungs[i]);
-        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
-        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
-            cg_rung cand = rungs[i];
-            int v[CG_TUNE_MAXP];
-            cg_tune_candidate(t, c, v);
-            cg_tune_apply(t, v, cand.p);
-            grow_partials(s, &cand);
-        }
-    }
+    cg_rungs_each_candidate(rungs, sizeof rungs / sizeof rungs[0], spaces, sizeof spaces / sizeof spaces[0],
+                            grow_partials, s);
 }
 
 static cg_status red_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)

@@ -252,8 +252,9 @@ static void describe_size(const scan_opts *so, char *buf, size_t len)
         snprintf(buf, len, "%zu %s, %s", so->n, type, kind);
 }
 
-static void grow_tiles(scan_state *s, const cg_rung *r)
+static void grow_tiles(const cg_rung *r, void *user)
 {
+    scan_state *s = user;
     size_t t = r->p[P_ITEMS] > 0 ? div_up(s->o.n, rung_tile(s, r)) : 0;
     s->tiles_max = t > s->tiles_max ? t : s->tiles_max;
 }
@@ -261,17 +262,8 @@ static void grow_tiles(scan_state *s, const cg_rung *r)
 /* The tile totals and look-back state: as many tiles as any row or candidate of its tuning space makes. */
 static void size_tiles(scan_state *s)
 {
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
-        grow_tiles(s, &rungs[i]);
-        const cg_tspace *t = cg_tune_space_of(spaces, sizeof spaces / sizeof spaces[0], rungs[i].name);
-        for (size_t c = 0, n = t ? cg_tune_space_size(t) : 0; c < n; c++) {
-            cg_rung cand = rungs[i];
-            int v[CG_TUNE_MAXP];
-            cg_tune_candidate(t, c, v);
-            cg_tune_apply(t, v, cand.p);
-            grow_tiles(s, &cand);
-        }
-    }
+    cg_rungs_each_candidate(rungs, sizeof rungs / sizeof rungs[0], spaces, sizeof spaces / sizeof spaces[0],
+                            grow_tiles, s);
 }
 
 static cg_status scan_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char *size_desc, size_t len)
