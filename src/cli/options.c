@@ -261,7 +261,7 @@ static const struct {
     [CG_CMD_COMPARE] =
         {"compare", "OLD.json NEW.json [--threshold PCT]",
          "per-rung changes beyond noise (exit 3 on a regression), or two devices side by side"},
-    [CG_CMD_TUNE] = {"tune", "WORKLOAD[:RUNG][,...] [--strategy HOW] [--budget S] [run's options]",
+    [CG_CMD_TUNE] = {"tune", "WORKLOAD[:RUNG][,...] [--strategy HOW] [--budget S] [...]",
                      "search the rungs' tunable parameters (work-group, tile, copies...), test the seeds' "
                      "work-group rules, keep the winners for run"},
     [CG_CMD_HELP] = {"help", "[COMMAND]", "show help for a command"},

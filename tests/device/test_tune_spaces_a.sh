@@ -67,20 +67,20 @@ EOF
 }
 
 # 1. reduction.
-tune reduction:first-add --size 100003 --check exact
+tune reduction:first-add --size 100003 --check exact --space 'wg=32,1024;loads=1,16'
 check "reduction:first-add space" '
 n = sum(1 for r in rows if "search" in r["params_from"])
-if n != 30: bad.append("want 30 searched candidates, got %d" % n)
-for w in (32, 64, 128, 256, 512, 1024):
-    for l in (1, 2, 4, 8, 16):
+if n != 4: bad.append("want 4 searched candidates, got %d" % n)
+for w in (32, 1024):
+    for l in (1, 16):
         launched("wg=%d,loads=%d" % (w, l), w, 4 * w)
 skip("wg=192,loads=2", "power of two")
 '
-CLGAUGE_LOCAL_MEM_CAP=2048 tune reduction:best --size 100003 --space 'wg=32,48,1024;loads=0,4,16;grid=0,4,16'
+CLGAUGE_LOCAL_MEM_CAP=2048 tune reduction:best --size 100003 --space 'wg=32,48,1024;loads=0,16;grid=0,16'
 check "reduction:best extremes" '
 for w in (32, 48, 1024):
-    for l in (0, 4, 16):
-        for g in (0, 4, 16):
+    for l in (0, 16):
+        for g in (0, 16):
             p = "wg=%d,loads=%d,grid=%d" % (w, l, g)
             if w == 48: skip(p, "wg=48: the kernels need a power of two")
             elif w == 1024: skip(p, "needs 4096 B of local memory")
@@ -90,24 +90,24 @@ for w in (32, 48, 1024):
 '
 
 # 2. histogram.
-CLGAUGE_LOCAL_MEM_CAP=16384 tune histogram:local-spread --size 100003 --space 'wg=32,128,1024'
+CLGAUGE_LOCAL_MEM_CAP=16384 tune histogram:local-spread --size 100003 --space 'wg=1024;grid=2'
 check "histogram:local-spread space" '
 n = sum(1 for r in rows if "search" in r["params_from"])
-if n != 27: bad.append("want 27 searched candidates, got %d" % n)
-for w in (32, 128, 1024):
+if n != 3: bad.append("want 3 searched candidates, got %d" % n)
+for w in (1024,):
     for c in (1, 8, 32):
-        for g in (2, 4, 8):
+        for g in (2,):
             p = "wg=%d,copies=%d,grid=%d" % (w, c, g)
             if c == 32: skip(p, "needs 32768 B of local memory")
             else: launched(p, w, 1024 * c)
 '
 tune histogram:best --size 100003 --pixel u32 --pattern allequal \
-    --space 'wg=64,96,1024;copies=1,32,128;loads=0,1,4;grid=0,4,6'
+    --space 'wg=64,96,1024;copies=1,128;loads=0,4;grid=0,6'
 check "histogram:best extremes" '
 for w in (64, 96, 1024):
-    for c in (1, 32, 128):
-        for l in (0, 1, 4):
-            for g in (0, 4, 6):
+    for c in (1, 128):
+        for l in (0, 4):
+            for g in (0, 6):
                 p = "wg=%d,copies=%d,loads=%d,grid=%d" % (w, c, l, g)
                 if w == 96: skip(p, "wg=96: the kernels need a power of two")
                 elif c > w: skip(p, "copies=%d: 1 to wg=%d" % (c, w))
@@ -117,11 +117,10 @@ for w in (64, 96, 1024):
 '
 
 # 3. scan.
-CLGAUGE_LOCAL_MEM_CAP=49152 tune scan:best --size 100003 --type float --inclusive \
-    --space 'wg=16,32,1024;items=0,1,16,32'
+CLGAUGE_LOCAL_MEM_CAP=49152 tune scan:best --size 100003 --type float --inclusive --space 'wg=16,1024;items=0,32'
 check "scan:best extremes" '
-for w in (16, 32, 1024):
-    for i in (0, 1, 16, 32):
+for w in (16, 1024):
+    for i in (0, 32):
         p = "wg=%d,items=%d" % (w, i)
         t = w * i
         need = (t + t // 32 + w + w // 32 + 33) * 4 + 256
@@ -129,10 +128,11 @@ for w in (16, 32, 1024):
         elif i == 0: skip(p, "items=0: at least 1")
         elif need > 49152: skip(p, "needs %d B of local memory" % need)
         else: ok(p)
+ok("wg=128,items=16")
 '
-tune scan:chunked --size 100003
+tune scan:chunked --size 100003 --space 'items=1024,131072'
 check "scan:chunked space" '
-for i in (1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072):
+for i in (1024, 131072):
     launched("items=%d" % i, 1, 0)
 '
 
