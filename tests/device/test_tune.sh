@@ -7,7 +7,7 @@
 #     --no-cache neither; a damaged or untrusted cache entry is one warning and the rung's own values;
 #  3. random and anneal stay within their budget and visit only candidates of the space;
 #  4. a kernel wrong for one candidate (WG 64 drops a work-item's sum) is a FAILED row, exit 3, nothing stored;
-#  5. a sweep (--filter list) tunes each item, keyed by its options.
+#  5. a sweep (--size list) tunes each item, keyed by its size class.
 # Usage: bash test_tune.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -115,11 +115,12 @@ damage "printf 'not json' >'$entry'" "not JSON"
 damage "chmod 666 '$entry'" "writable by others"
 cp "$TESTTMP/entry.bak" "$entry" && chmod 600 "$entry"
 
-# 3. random and anneal: within the budget (plus one candidate's time), only the space's candidates
+# 3. random and anneal: within the budget (plus one candidate's time), only the space's candidates (the
+#    programs of section 1, from the program cache)
 for st in random anneal; do
     rm -f "$json"
     s0=$(date +%s)
-    T reduction:first-add --size 4099 --strategy $st --budget 2 --space 'wg=32,64,128;loads=1,2' \
+    T reduction:best --size 4099 --strategy $st --budget 2 --space "$SPACE" \
         --json "$json" >"$TESTTMP/tune.out" 2>&1 || { cat "$TESTTMP/tune.out"; fail "tune --strategy $st"; }
     el=$(($(date +%s) - s0))
     [ $el -le 60 ] || fail "tune --strategy $st --budget 2 took $el s"
@@ -129,8 +130,8 @@ rows = json.load(open(sys.argv[1]))["results"]
 bad = []
 for r in rows:
     if "search" in r["params_from"]:
-        wg, loads = [int(kv.split("=")[1]) for kv in r["params"].split(",")]
-        if wg not in (32, 64, 128) or loads not in (1, 2):
+        wg, loads, grid = [int(kv.split("=")[1]) for kv in r["params"].split(",")]
+        if wg not in (64, 128) or loads not in (4, 8) or grid != 4:
             bad.append("outside the space: " + r["params"])
 if not any("default" in r["params_from"] for r in rows):
     bad.append("no default")
@@ -154,11 +155,11 @@ grep -q "wg=128,loads=8,grid=4 .*ms" "$TESTTMP/wrong.out" ||
     fail "wrong candidate: the search did not go on to wg=128"
 [ -z "$(ls -A "$cache/tuned" 2>/dev/null)" ] || fail "wrong candidate: a winner was stored"
 
-# 5. a --filter sweep: each item tuned, each its own entry (options in the key)
+# 5. a --size sweep: each item tuned, each its own entry (its size class in the key)
 rm -rf "$cache/tuned"
-T convolution:best --size 37x29 --filter 3,5 --budget 1 --space 'bx=4;by=1;lx=16;ly=8' --json "$json" \
-    >"$TESTTMP/tune.out" 2>&1 || { cat "$TESTTMP/tune.out"; fail "tune a --filter sweep"; }
+T reduction:best --size 4099,16411 --budget 1 --space "$SPACE" --json "$json" \
+    >"$TESTTMP/tune.out" 2>&1 || { cat "$TESTTMP/tune.out"; fail "tune a --size sweep"; }
 n=$(ls "$cache/tuned" 2>/dev/null | wc -l)
-[ "$n" -eq 2 ] || fail "a --filter sweep of 2 items: $n cache entries, want 2"
+[ "$n" -eq 2 ] || fail "a --size sweep of 2 items: $n cache entries, want 2"
 
 finish

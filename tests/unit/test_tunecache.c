@@ -490,7 +490,7 @@ static void test_store_readonly_dir(void **state)
     assert_true(pid >= 0);
     if (pid == 0) {
         char d[64] = "/tmp/clgauge-tune-nobody.XXXXXX", cmd[128];
-        if (setgid(65534) || setuid(65534) || !mkdtemp(d)) _exit(10);
+        if (setgid(65534) || setuid(65534) || !mkdtemp(d)) _exit(77); /* no user to drop to: skipped */
         int rc = store_into_readonly(d);
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
         _exit(system(cmd) == 0 ? rc : 11);
@@ -498,6 +498,12 @@ static void test_store_readonly_dir(void **state)
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77) {
+        /* a container without setuid or a world-writable /tmp: test_store_write_fails still covers a failed
+         * write leaving the old entry */
+        print_message("test_store_readonly_dir: cannot run as another user here; skipped\n");
+        skip();
+    }
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
