@@ -13,6 +13,7 @@
 #   alloc_side                     prints the side of the smallest square of floats above the device's largest
 #                                  allocation, or nothing when that side squared passes 2^31 (int indexing
 #                                  refuses it first); exits 1 when `devices --json` gives no max allocation
+#   tune_setup, tune, check        the tuning-space tests' search and row checks (below)
 #   finish                         prints the summary; exits 1 when anything failed
 #
 # Scratch files: $TESTTMP/<script name>_*.out.
@@ -101,6 +102,62 @@ except (ValueError, KeyError):
 if side * side < 2 ** 31:
     print(side)
 PY
+}
+
+
+# Tuning-space tests (test_tune_spaces_*.sh): tune_setup NAME makes a private cache (the tuning cache's winners
+# must not reach the other tests' runs) and the files below; tune ARGS... runs one exhaustive search into $json,
+# exit 0 wanted; check WHAT PYTHON runs the Python body over its rows (below).
+tune_setup() {
+    cache=$TESTTMP/$1_cache
+    rm -rf "$cache"
+    mkdir -p "$cache"
+    chmod 700 "$cache"
+    json=$TESTTMP/$1.json
+    out=$TESTTMP/$1.out
+}
+
+tune() {
+    rm -f "$json"
+    "$BIN" tune "$@" --strategy exhaustive --budget 600 --runs 1 --warmup 0 --cache-dir "$cache" \
+        --json "$json" >"$out" 2>&1
+    local rc=$?
+    [ "$rc" -eq 0 ] || { cat "$out"; fail "tune $* exited $rc"; }
+}
+
+# check WHAT PYTHON: runs the Python body with rows (the results), ok(params), skip(params, reason part) and
+# bad (a list of failures) defined; every row must be ok (and verified) or unsupported with a reason.
+check() {
+    local what=$1
+    python3 - "$json" "$2" <<'EOF' || fail "$what (above)"
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+bad = ["%s %s: %s %s" % (r["rung"], r.get("params"), r["status"], r.get("reason", "")) for r in rows
+       if r["status"] not in ("ok", "unsupported") or (r["status"] == "unsupported" and not r.get("reason"))]
+bad += ["%s %s: not verified" % (r["rung"], r["params"]) for r in rows if r["status"] == "ok" and not r["check_ok"]]
+by = {}
+for r in rows:
+    by.setdefault(r["params"], r)
+def ok(p):
+    r = by.get(p)
+    if not r or r["status"] != "ok":
+        bad.append("%s: want ok, got %s" % (p, r and (r["status"], r["reason"])))
+        return None
+    return r
+def skip(p, part):
+    r = by.get(p)
+    if not r or r["status"] != "unsupported" or part not in r["reason"]:
+        bad.append("%s: want unsupported '%s', got %s" % (p, part, r and (r["status"], r["reason"])))
+def launched(p, wg, local):
+    r = ok(p)
+    if r and (str(r["wg_local"]), r["kernel_local_bytes"]) != (str(wg), local):
+        bad.append("%s: launched %s with %s B local, want %s with %s" % (p, r["wg_local"], r["kernel_local_bytes"],
+                                                                         wg, local))
+exec(sys.argv[2])
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
 }
 
 finish() {

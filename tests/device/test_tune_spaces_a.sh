@@ -15,56 +15,7 @@
 # Usage: bash test_tune_spaces_a.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
-cache=$TESTTMP/tune_spaces_a_cache
-rm -rf "$cache"
-mkdir -p "$cache"
-chmod 700 "$cache"
-json=$TESTTMP/tune_spaces_a.json
-out=$TESTTMP/tune_spaces_a.out
-
-# tune ARGS...: one search into $json; exit 0 wanted.
-tune() {
-    rm -f "$json"
-    "$BIN" tune "$@" --strategy exhaustive --budget 600 --runs 1 --warmup 0 --cache-dir "$cache" \
-        --json "$json" >"$out" 2>&1
-    local rc=$?
-    [ "$rc" -eq 0 ] || { cat "$out"; fail "tune $* exited $rc"; }
-}
-
-# check WHAT PYTHON: runs the Python body with rows (the results), ok(params), skip(params, reason part) and
-# bad (a list of failures) defined; every row must be ok (and verified) or unsupported with a reason.
-check() {
-    local what=$1
-    python3 - "$json" "$2" <<'EOF' || fail "$what (above)"
-import json, sys
-rows = json.load(open(sys.argv[1]))["results"]
-bad = ["%s %s: %s %s" % (r["rung"], r.get("params"), r["status"], r.get("reason", "")) for r in rows
-       if r["status"] not in ("ok", "unsupported") or (r["status"] == "unsupported" and not r.get("reason"))]
-bad += ["%s %s: not verified" % (r["rung"], r["params"]) for r in rows if r["status"] == "ok" and not r["check_ok"]]
-by = {}
-for r in rows:
-    by.setdefault(r["params"], r)
-def ok(p):
-    r = by.get(p)
-    if not r or r["status"] != "ok":
-        bad.append("%s: want ok, got %s" % (p, r and (r["status"], r["reason"])))
-        return None
-    return r
-def skip(p, part):
-    r = by.get(p)
-    if not r or r["status"] != "unsupported" or part not in r["reason"]:
-        bad.append("%s: want unsupported '%s', got %s" % (p, part, r and (r["status"], r["reason"])))
-def launched(p, wg, local):
-    r = ok(p)
-    if r and (str(r["wg_local"]), r["kernel_local_bytes"]) != (str(wg), local):
-        bad.append("%s: launched %s with %s B local, want %s with %s" % (p, r["wg_local"], r["kernel_local_bytes"],
-                                                                         wg, local))
-exec(sys.argv[2])
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
-EOF
-}
+tune_setup tune_spaces_a
 
 # 1. reduction.
 tune reduction:first-add --size 100003 --check exact --space 'wg=32,1024;loads=1,16'

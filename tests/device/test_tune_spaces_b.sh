@@ -14,49 +14,7 @@
 # Usage: bash test_tune_spaces_b.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
-cache=$TESTTMP/tune_spaces_b_cache
-rm -rf "$cache"
-mkdir -p "$cache"
-chmod 700 "$cache"
-json=$TESTTMP/tune_spaces_b.json
-out=$TESTTMP/tune_spaces_b.out
-
-# tune ARGS...: one search into $json; exit 0 wanted.
-tune() {
-    rm -f "$json"
-    "$BIN" tune "$@" --strategy exhaustive --budget 600 --runs 1 --warmup 0 --cache-dir "$cache" \
-        --json "$json" >"$out" 2>&1 || { cat "$out"; fail "tune $* exited $?"; }
-}
-
-# check WHAT PYTHON: runs the Python body with rows (the results), ok(params), skip(params, reason part) and
-# bad (a list of failures) defined.
-check() {
-    local what=$1
-    python3 - "$json" "$2" <<'EOF' || fail "$what (above)"
-import json, sys
-rows = json.load(open(sys.argv[1]))["results"]
-bad = ["%s %s: %s %s" % (r["rung"], r.get("params"), r["status"], r.get("reason", "")) for r in rows
-       if r["status"] not in ("ok", "unsupported")]
-bad += ["%s %s: not verified" % (r["rung"], r["params"]) for r in rows if r["status"] == "ok" and not r["check_ok"]]
-by = {}
-for r in rows:
-    by.setdefault(r["params"], r)
-def ok(p):
-    r = by.get(p)
-    if not r or r["status"] != "ok":
-        bad.append("%s: want ok, got %s" % (p, r and (r["status"], r["reason"])))
-        return None
-    return r
-def skip(p, part):
-    r = by.get(p)
-    if not r or r["status"] != "unsupported" or part not in r["reason"]:
-        bad.append("%s: want unsupported '%s', got %s" % (p, part, r and (r["status"], r["reason"])))
-exec(sys.argv[2])
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
-EOF
-}
+tune_setup tune_spaces_b
 
 # 1. transpose:best: the smallest and largest tiles, rows dividing them or not (3 tiles x 4 rows, and the
 #    rung's own tile=64,rows=16).
