@@ -3,13 +3,11 @@
 # device, at sizes that are not multiples of any group or tile: every candidate either runs and passes the
 # check with its own values reaching the kernel (its work-group as launched, its local memory as the kernel
 # reports it), or is skipped as unsupported with the workload's reason. Nothing is clamped or rounded.
-#  1. reduction:first-add, its whole space (exhaustive, --check exact): wg and local memory as asked; the
-#     mapping-3waves rule's wg=192 refused (not a power of two); reduction:best at the extremes (wg 32 and
-#     1024, loads 4 and 16, grid 4 and 16) under a 2 KiB local-memory cap (wg 1024 refused with its bytes),
-#     and values no kernel takes (wg 48, loads 0, grid 0) refused with their reasons;
-#  2. histogram:local-spread, its copies x grid under a 16 KiB cap: 32 copies (32 KiB) refused, the rest run
-#     with 256 x copies x 4 B of local memory; histogram:best at the extremes on u32 all-equal pixels; copies
-#     above the work-group and a grid of another kind refused;
+#  1. reduction:best at the extremes (wg 32 and 1024, loads 16, grid 16) under a 2 KiB local-memory cap (wg
+#     1024 refused with its bytes), and values no kernel takes (wg 48, loads 0, grid 0) refused with their
+#     reasons (test_tune.sh checks the mapping-3waves rule's wg=192 refusal and a whole small space);
+#  2. histogram:best at the extremes on u32 all-equal pixels: 256 x copies x 4 B of local memory as launched;
+#     copies above the work-group, a wg that is no power of two and a grid of another kind refused;
 #  3. scan:best (float, inclusive) at the extremes under a 48 KiB cap: a tile over it refused, every other
 #     one runs; wg 16 (narrower than the look-back window) and items 0 refused; scan:chunked, its whole space.
 # Usage: bash test_tune_spaces_a.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
@@ -18,15 +16,6 @@
 tune_setup tune_spaces_a
 
 # 1. reduction.
-tune reduction:first-add --size 100003 --check exact --space 'wg=32,1024;loads=1,16'
-check "reduction:first-add space" '
-n = sum(1 for r in rows if "search" in r["params_from"])
-if n != 4: bad.append("want 4 searched candidates, got %d" % n)
-for w in (32, 1024):
-    for l in (1, 16):
-        launched("wg=%d,loads=%d" % (w, l), w, 4 * w)
-skip("wg=192,loads=2", "power of two")
-'
 CLGAUGE_LOCAL_MEM_CAP=2048 tune reduction:best --size 100003 --space 'wg=32,48,1024;loads=0,16;grid=0,16'
 check "reduction:best extremes" '
 for w in (32, 48, 1024):
@@ -41,17 +30,6 @@ for w in (32, 48, 1024):
 '
 
 # 2. histogram.
-CLGAUGE_LOCAL_MEM_CAP=16384 tune histogram:local-spread --size 100003 --space 'wg=1024;grid=2'
-check "histogram:local-spread space" '
-n = sum(1 for r in rows if "search" in r["params_from"])
-if n != 3: bad.append("want 3 searched candidates, got %d" % n)
-for w in (1024,):
-    for c in (1, 8, 32):
-        for g in (2,):
-            p = "wg=%d,copies=%d,grid=%d" % (w, c, g)
-            if c == 32: skip(p, "needs 32768 B of local memory")
-            else: launched(p, w, 1024 * c)
-'
 tune histogram:best --size 100003 --pixel u32 --pattern allequal \
     --space 'wg=64,96,1024;copies=1,128;loads=0,4;grid=0,6'
 check "histogram:best extremes" '
