@@ -117,6 +117,7 @@ typedef struct search {
     cg_report *rep;
     size_t first_row; /* this rung's rows: rep->rows[first_row..] */
     int dflt[CG_TUNE_MAXP];
+    cg_tune_dev dev; /* the device facts the limit check and the rules read */
     size_t done, skipped;
     double t0;
     cg_status st;
@@ -153,10 +154,8 @@ static long try_candidate(search *s, const int *vals, const char *label)
     c.local_bytes = 0; /* the workload's local_need says what this candidate needs */
     char params[96], why[256];
     cg_tune_format(s->sp, vals, params, sizeof params);
-    const cg_device *d = cg_runner_ctx(s->run)->dev;
-    cg_tune_dev dev = {d->compute_units, d->max_wg, 0};
     cg_result *row = NULL;
-    if (cg_tune_over_limit(s->sp, vals, &dev, why, sizeof why)) {
+    if (cg_tune_over_limit(s->sp, vals, &s->dev, why, sizeof why)) {
         row = cg_report_add(s->rep);
         if (!row) return -1;
         cg_runner_fill_identity(s->run, &c, row);
@@ -223,17 +222,12 @@ static void explore(search *s, uint64_t seed)
     double t_cur = INFINITY;
     for (size_t i = s->first_row; i < s->rep->n; i++) {
         const cg_result *row = &s->rep->rows[i];
-        if (row->status != CG_RUNG_OK || !(row->t_median < t_cur) || !cg_tune_parse(s->sp, row->params, vals))
+        size_t c;
+        if (row->status != CG_RUNG_OK || !(row->t_median < t_cur) ||
+            !cg_tune_parse(s->sp, row->params, vals) || (c = cg_tune_index(s->sp, vals)) == (size_t)-1)
             continue;
-        for (size_t c = 0; c < size; c++) {
-            int cv[CG_TUNE_MAXP];
-            cg_tune_candidate(s->sp, c, cv);
-            if (!memcmp(cv, vals, sizeof(int) * (size_t)s->sp->n)) {
-                cur = c;
-                t_cur = row->t_median;
-                break;
-            }
-        }
+        cur = c;
+        t_cur = row->t_median;
     }
     for (size_t steps = 0; steps < 4 * size + 16 && !over_budget(s); steps++) {
         size_t next = cg_tune_anneal_next(s->sp, cur, &rng);
@@ -387,19 +381,18 @@ static void store_winner(const search *s, long best, double t_dflt)
 static cg_status tune_rung(cg_runner *run, const cg_workload *w, const cg_rung *r, const cg_tspace *sp,
                            const cg_run_opts *o, cg_report *rep)
 {
-    search s = {run, w, r, sp, rep, rep->n, {0}, 0, 0, now_s(), CG_OK};
+    const cg_device *dv = cg_runner_ctx(run)->dev;
+    search s = {run, w, r, sp, rep, rep->n, {0}, {dv->compute_units, dv->max_wg, 0}, 0, 0, now_s(), CG_OK};
     cg_tune_defaults(sp, r->p, s.dflt);
     /* the baselines: the rung's own values, then each rule's literal pick */
     long d = try_candidate(&s, s.dflt, "default");
     if (d < 0) return CG_E_RUNTIME;
-    const cg_device *dv = cg_runner_ctx(run)->dev;
-    cg_tune_dev dev = {dv->compute_units, dv->max_wg, 0};
     const cg_tune_rule *rules = cg_tune_rules();
     for (size_t k = 0; k < CG_TUNE_NRULES; k++) {
         int vals[CG_TUNE_MAXP];
         char label[40];
         snprintf(label, sizeof label, "rule:%s", rules[k].name);
-        if (cg_tune_rule_pick(k, sp, &dev, s.dflt, vals) && try_candidate(&s, vals, label) < 0)
+        if (cg_tune_rule_pick(k, sp, &s.dev, s.dflt, vals) && try_candidate(&s, vals, label) < 0)
             return CG_E_RUNTIME;
     }
     explore(&s, o->seed);

@@ -38,8 +38,7 @@ void cg_tune_candidate(const cg_tspace *s, size_t i, int *vals)
     }
 }
 
-/* The index of vals in the space, or (size_t)-1 when a value is not among its parameter's values. */
-static size_t index_of(const cg_tspace *s, const int *vals)
+size_t cg_tune_index(const cg_tspace *s, const int *vals)
 {
     size_t idx = 0;
     for (int k = 0; k < s->n; k++) {
@@ -327,7 +326,7 @@ size_t cg_tune_anneal_next(const cg_tspace *s, size_t cur, cg_rng *rng)
     int step = below(rng, 2) ? 1 : -1;
     if (j + step < 0 || j + step >= s->p[k].n) step = -step;
     vals[k] = s->p[k].v[j + step];
-    size_t idx = index_of(s, vals);
+    size_t idx = cg_tune_index(s, vals);
     return idx == (size_t)-1 ? cur : idx;
 }
 

@@ -44,6 +44,9 @@ const cg_tspace *cg_tune_space_of(const cg_tspace *spaces, size_t n, const char 
 size_t cg_tune_space_size(const cg_tspace *s);
 /* Candidate i (0 <= i < size) as values, one per parameter, in the space's order (the last one fastest). */
 void cg_tune_candidate(const cg_tspace *s, size_t i, int *vals);
+/* The index of candidate vals in the space (cg_tune_candidate's inverse), or (size_t)-1 when a value is not
+ * among its parameter's values. */
+size_t cg_tune_index(const cg_tspace *s, const int *vals);
 /* "wg=128,copies=4" for vals; "" for no parameters. */
 void cg_tune_format(const cg_tspace *s, const int *vals, char *buf, size_t len);
 /* Parses "wg=128,copies=4" (every name of the space, each once, any order; the values need not be among the
