@@ -36,6 +36,15 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   case $job in
   scan) run scan-int32 scan --runs 5 && run scan-float-2e26 scan --type float --size 67108864 --runs 3 &&
     run scan-ragged scan --size 1000003 --type float --inclusive --runs 5 ;;
+  scan-vec) # issue 14: the direct-vector look-back rungs beside packed and nv-shfl, int32 and float, then a
+    # search of nv-vec's work-group x items
+    run scan-vec scan:packed,scan:vec,scan:nv-shfl,scan:nv-vec --runs 10 &&
+      run scan-vec-float scan:packed,scan:vec,scan:nv-shfl,scan:nv-vec --type float --size 67108864 --runs 5 &&
+      run scan-vec-ragged scan:vec,scan:nv-vec --size 1000003 --inclusive --runs 5
+    echo "\$ clgauge tune scan:nv-vec --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu --json tune-nv-vec.json" >>"$out/commands.txt"
+    timeout 120 $cg tune scan:nv-vec --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu \
+      --json "$out/tune-nv-vec.json" >"$out/tune-nv-vec.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   diag) # where the time of a slow run goes: set-up, each rung's build, poison, device and verify wall time
     for a in "scan --runs 3" "convolution --filter 32 --runs 3"; do
       echo "\$ CLGAUGE_DEBUG=1 clgauge run $a --device gpu" >>"$out/commands.txt"
@@ -52,7 +61,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     done ;;
   filter3x3) run filter3x3 filter3x3 --runs 10 ;;
   transpose) run transpose transpose --runs 10 ;;
-  convolution) run convolution-32 convolution --filter 32 --runs 3 && run convolution-5 convolution --filter 5 --runs 3 ;;
+  convolution) run convolution-5 convolution --filter 5 --runs 3 && run convolution-32 convolution --filter 32 --runs 3 ;;
   races) # the mutants only a GPU's scheduling exposes (tests/mutation: expect race-gpu) must be caught there
     ids=${RACE_IDS:-}
     [ -n "$ids" ] || ids=$(awk '/^id:/ {id = $2} /^expect: race-gpu/ {print id}' tests/mutation/*.mut | paste -sd,)

@@ -51,9 +51,16 @@ static const cg_rung rungs[] = {
      "scan_lookback", "-DPAD -DLB_WINDOW=32", 0, SCAN_LOCAL(4096, 256) + 32 * 8, {256, 16, PLAN_LOOKBACK, 5}},
     {"packed", "as best, a tile's status and value in one 64-bit word: one atomic publishes both, no fence between them",
      "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED", CG_FEAT_INT64_ATOMICS, SCAN_LOCAL(4096, 256) + 32 * 8, {256, 16, PLAN_LOOKBACK, 5}},
+    {"vec", "as packed, a work-item's 16 elements loaded and stored as four 16-byte vectors in place: no local-memory tile",
+     "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED -DDIRECT", CG_FEAT_INT64_ATOMICS, SCAN_LOCAL(0, 256) + 32 * 8,
+     {256, 16, PLAN_LOOKBACK, 5}},
     {"nv-shfl", "as packed, but the work-items' sums scanned by inline-PTX shfl.sync.up warp scans",
      "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED -DUSE_PTX", CG_FEAT_NV_PTX | CG_FEAT_INT64_ATOMICS,
      SCAN_LOCAL(4096, 256) + 32 * 8,
+     {256, 16, PLAN_LOOKBACK, 5}},
+    {"nv-vec", "as nv-shfl, a work-item's 16 elements loaded and stored as four 16-byte vectors in place: no local-memory tile",
+     "scan_lookback", "-DPAD -DLB_WINDOW=32 -DPACKED -DUSE_PTX -DDIRECT", CG_FEAT_NV_PTX | CG_FEAT_INT64_ATOMICS,
+     SCAN_LOCAL(0, 256) + 32 * 8,
      {256, 16, PLAN_LOOKBACK, 5}},
     {"chunked", "as look-back, one work-item per group looping over a contiguous 16384-element tile: CPU caches win, GPU loses coalescing",
      "scan_chunks", NULL, 0, 0, {1, 16384, PLAN_LOOKBACK, 0}},
@@ -66,7 +73,7 @@ static const cg_rung rungs[] = {
  * a power of two (WG must be one) and each rung's own among them; no wg 0 (NULL local size): every kernel has
  * reqd_work_group_size(WG). A large tile over the device's local memory is refused (scan_local_need). */
 static const cg_tspace spaces[] = {
-    {"registers,reduce-then-scan,look-back,look-back-32,best,packed,nv-shfl", 2,
+    {"registers,reduce-then-scan,look-back,look-back-32,best,packed,vec,nv-shfl,nv-vec", 2,
      {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
       {"items", P_ITEMS, CG_TR_OTHER, 6, {1, 2, 4, 8, 16, 32}}}},
     {"chunked,chunked-vec8", 1,
@@ -301,8 +308,9 @@ static void scan_model(const void *state, const cg_rung *r, cg_model *m)
 }
 
 /* The local memory of each tile kernel (scan.cl's __local arrays) from WG and TILE: Hillis-Steele's two
- * buffers; Blelloch's tile, padded with -DPAD; the register kernels' padded tile, the group scan's words
- * (SCAN_LOCAL, with room), plus the look-back window's flags and values; the chunked kernels' none. */
+ * buffers; Blelloch's tile, padded with -DPAD; the register kernels' padded tile (none with -DDIRECT), the
+ * group scan's words (SCAN_LOCAL, with room), plus the look-back window's flags and values; the chunked
+ * kernels' none. */
 typedef enum { LK_HS, LK_BLELLOCH, LK_REGS, LK_NONE } local_kind;
 static const struct {
     const char *kernel;
@@ -319,13 +327,14 @@ static size_t scan_local_need(const void *state, const cg_rung *r)
 {
     size_t wg = rung_wg(state, r), tile = rung_tile(state, r), need = 0;
     bool pad = r->options && strstr(r->options, "-DPAD"),
-         window = r->options && strstr(r->options, "-DLB_WINDOW");
+         window = r->options && strstr(r->options, "-DLB_WINDOW"),
+         direct = r->options && strstr(r->options, "-DDIRECT");
     for (size_t i = 0; i < sizeof kernel_local / sizeof kernel_local[0]; i++) {
         if (strcmp(kernel_local[i].kernel, r->kernel)) continue;
         local_kind k = kernel_local[i].kind;
         need = k == LK_HS         ? 2 * tile * 4
                : k == LK_BLELLOCH ? (pad ? tile + tile / 32 : tile) * 4
-               : k == LK_REGS     ? SCAN_LOCAL(tile, wg) + (window ? 32 * 8 : 0)
+               : k == LK_REGS     ? SCAN_LOCAL(direct ? 0 : tile, wg) + (window ? 32 * 8 : 0)
                                   : 0;
     }
     if (r->p[P_PLAN] != PLAN_LOOKBACK && need < 2 * wg * 4) need = 2 * wg * 4;
@@ -364,6 +373,9 @@ static bool scan_unsupported(const void *state, const cg_rung *r, char *why, siz
     else if (items < 1 || (!strcmp(r->kernel, "scan_blelloch") && !pow2(items)))
         snprintf(why, len, "items=%d: %s", items,
                  items < 1 ? "at least 1" : "a power of two (the Blelloch tree spans the tile)");
+    else if (r->options && strstr(r->options, "-DDIRECT") && items % 4)
+        snprintf(why, len, "items=%d: a multiple of 4 (a work-item's elements move as 16-byte vectors)",
+                 items);
     else if (div_up(s->o.n, rung_tile(s, r)) > s->tiles_max)
         snprintf(why, len, "makes %zu tiles, the totals hold %zu (sized for the tuning spaces' values)",
                  div_up(s->o.n, rung_tile(s, r)), s->tiles_max);

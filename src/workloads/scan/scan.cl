@@ -11,6 +11,8 @@
  *   USE_PTX   NVIDIA only: the scan of the work-items' totals uses warp shuffles through inline PTX
  *   LB_WINDOW scan_lookback: that many work-items look back at once, one earlier tile each (else one does)
  *   PACKED    with LB_WINDOW: a tile's status and value in one 64-bit word (cl_khr_int64_base_atomics)
+ *   DIRECT    scan_lookback: each work-item loads and stores its ITEMS consecutive elements straight from
+ *             and to global memory as 16-byte vectors (ITEMS a multiple of 4), no local-memory tile
  *
  * Every tile kernel writes the scan of its tile (exclusive, or inclusive when incl != 0) and the tile's
  * total. Three ways to join the tiles (scan.c's plans): scan-then-propagate (tile kernel, scan_partials on
@@ -228,6 +230,59 @@ void regs_store(__global T *out, uint base, uint n, uint incl, uint pad, __local
 
 #define WORDS_W (PADDED(WG) > 33 ? PADDED(WG) : 33)
 
+#ifdef DIRECT
+#if ITEMS % 4 != 0 || !defined(LB_WINDOW)
+#error "DIRECT needs ITEMS a multiple of 4 and LB_WINDOW"
+#endif
+#ifdef TYPE_FLOAT
+typedef float4 T4;
+#else
+typedef uint4 T4;
+#endif
+/* 10. The same register tile without the local-memory staging: work-item lid owns elements
+ * base + lid * ITEMS .. + ITEMS - 1 and reads them as ITEMS / 4 vloads of 16 bytes (a warp's loads cover
+ * 32 x 16 B at a 16 * ITEMS-byte stride; the lines come back from L1 for the next vector). Only the last
+ * tile, which may end past n, goes element by element. Returns the work-item's offset and the tile's total. */
+T direct_scan(__global const T *in, uint base, uint n, uint pad, __local T *w, T *x, T *total)
+{
+    uint first = base + get_local_id(0) * ITEMS;
+    T sum = 0;
+    if (base + TILE <= n) {
+        for (uint j = 0; j < ITEMS / 4; j++) {
+            T4 v = vload4(0, in + first + 4 * j);
+            x[4 * j] = v.x;
+            x[4 * j + 1] = v.y;
+            x[4 * j + 2] = v.z;
+            x[4 * j + 3] = v.w;
+        }
+    } else {
+        for (uint k = 0; k < ITEMS; k++)
+            x[k] = first + k < n ? in[first + k] : (T)0;
+    }
+    for (uint k = 0; k < ITEMS; k++)
+        sum += x[k];
+    return group_scan(sum, w, total, pad);
+}
+
+/* direct_store: the work-item's prefixes from `acc` (its offset plus the tile's carry), stored as it loaded. */
+void direct_store(__global T *out, uint base, uint n, uint incl, T *x, T acc)
+{
+    uint first = base + get_local_id(0) * ITEMS;
+    for (uint k = 0; k < ITEMS; k++) {
+        T v = x[k];
+        x[k] = incl ? acc + v : acc;
+        acc += v;
+    }
+    if (base + TILE <= n) {
+        for (uint j = 0; j < ITEMS / 4; j++)
+            vstore4((T4)(x[4 * j], x[4 * j + 1], x[4 * j + 2], x[4 * j + 3]), 0, out + first + 4 * j);
+    } else {
+        for (uint k = 0; k < ITEMS; k++)
+            if (first + k < n) out[first + k] = x[k];
+    }
+}
+#endif
+
 __kernel REQD_WG void scan_regs(__global const T *in, __global T *out, __global T *sums, uint n, uint incl,
                                 uint pad)
 {
@@ -419,7 +474,11 @@ T look_back_window(volatile __global uint *st, uint g, uint tile, __local uint *
 __kernel REQD_WG void scan_lookback(__global const T *in, __global T *out, volatile __global uint *st, uint n,
                                     uint incl, uint pad, uint g)
 {
+#ifdef DIRECT
+    __local T w[WORDS_W], carry;
+#else
     __local T s[PADDED(TILE)], w[WORDS_W], carry;
+#endif
     __local uint ticket;
 #ifdef LB_WINDOW
     __local uint wf[LB_WINDOW];
@@ -429,12 +488,20 @@ __kernel REQD_WG void scan_lookback(__global const T *in, __global T *out, volat
     barrier(CLK_LOCAL_MEM_FENCE);
     uint tile = ticket, base = tile * TILE;
     T x[ITEMS], total;
+#ifdef DIRECT
+    T acc = direct_scan(in, base, n, pad, w, x, &total);
+#else
     T acc = regs_scan(in, base, n, pad, s, w, x, &total);
+#endif
 #ifdef LB_WINDOW
     if (get_local_id(0) == 0 && tile > 0) publish(st, g, tile, ST_AGG, total);
     T c = tile > 0 ? look_back_window(st, g, tile, wf, wv) : (T)0;
     if (get_local_id(0) == 0) publish(st, g, tile, ST_INCL, c + total);
+#ifdef DIRECT
+    direct_store(out, base, n, incl, x, acc + c);
+#else
     regs_store(out, base, n, incl, pad, s, x, acc + c);
+#endif
     (void)carry;
 #else
     if (get_local_id(0) == 0) {
