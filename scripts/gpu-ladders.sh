@@ -36,15 +36,18 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   case $job in
   scan) run scan-int32 scan --runs 5 && run scan-float-2e26 scan --type float --size 67108864 --runs 3 &&
     run scan-ragged scan --size 1000003 --type float --inclusive --runs 5 ;;
-  scan-vec) # issue 14: the direct-vector look-back rungs beside packed and nv-shfl, int32 and float, then a
-    # search of nv-vec's work-group x items
-    run scan-vec scan:packed,scan:vec,scan:nv-shfl,scan:nv-vec --runs 10 &&
-      run scan-vec-float scan:packed,scan:vec,scan:nv-shfl,scan:nv-vec --type float --size 67108864 --runs 5 &&
-      run scan-vec-ragged scan:vec,scan:nv-vec --size 1000003 --inclusive --runs 5
-    echo "\$ clgauge tune scan:nv-vec --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu --json tune-nv-vec.json" >>"$out/commands.txt"
-    timeout 120 $cg tune scan:nv-vec --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu \
-      --json "$out/tune-nv-vec.json" >"$out/tune-nv-vec.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+  scan-vec) # issue 14: the session-9 look-back rungs (vec, reread, vload and their nv- twins) beside packed and
+    # nv-shfl, int32 and float, then searches of work-group x items (SCAN_TUNE: rungs, default nv-vload)
+    S=scan:packed,scan:vec,scan:reread,scan:vload,scan:nv-shfl,scan:nv-reread,scan:nv-vload
+    run scan-vec $S --runs 10 &&
+      run scan-vec-float $S --type float --size 67108864 --runs 5 &&
+      run scan-vec-ragged $S --size 1000003 --inclusive --runs 5
+    for t in ${SCAN_TUNE:-nv-vload}; do
+      echo "\$ clgauge tune scan:$t --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu --json tune-scan-$t.json" >>"$out/commands.txt"
+      timeout 120 $cg tune scan:$t --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu \
+        --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done ;;
   diag) # where the time of a slow run goes: set-up, each rung's build, poison, device and verify wall time
     for a in "scan --runs 3" "convolution --filter 32 --runs 3"; do
       echo "\$ CLGAUGE_DEBUG=1 clgauge run $a --device gpu" >>"$out/commands.txt"

@@ -11,6 +11,9 @@
  *   USE_PTX   NVIDIA only: the scan of the work-items' totals uses warp shuffles through inline PTX
  *   LB_WINDOW scan_lookback: that many work-items look back at once, one earlier tile each (else one does)
  *   PACKED    with LB_WINDOW: a tile's status and value in one 64-bit word (cl_khr_int64_base_atomics)
+ *   REREAD    the register kernels read a work-item's run again from the local tile when they store it,
+ *             instead of keeping it in registers from the load on
+ *   VLOAD     whole tiles move between global and local memory as coalesced 16-byte vectors (TILE % 4 == 0)
  *   DIRECT    scan_lookback: each work-item loads and stores its ITEMS consecutive elements straight from
  *             and to global memory as 16-byte vectors (ITEMS a multiple of 4), no local-memory tile
  *
@@ -29,11 +32,13 @@
 
 #ifdef TYPE_FLOAT
 typedef float T;
+typedef float4 T4;
 typedef float8 T8;
 #define T_BITS(v) as_uint(v)
 #define T_OF(u)   as_float(u)
 #else
 typedef uint T;
+typedef uint4 T4;
 typedef uint8 T8;
 #define T_BITS(v) (v)
 #define T_OF(u)   (u)
@@ -50,9 +55,23 @@ typedef uint8 T8;
 #define REQD_WG __attribute__((reqd_work_group_size(WG, 1, 1)))
 
 /* Copies the tile starting at `base` into local memory at IDX positions, 0 past n (coalesced: work-item lid
- * takes elements lid, lid + WG, ...). */
+ * takes elements lid, lid + WG, ...; with -DVLOAD a whole tile comes as 16-byte vectors, work-item lid taking
+ * vectors lid, lid + WG, ..., and regs_store writes it back the same way). */
 void load_tile(__global const T *in, uint base, uint n, __local T *s, uint pad)
 {
+#ifdef VLOAD
+    if (base + TILE <= n) {
+        for (uint e4 = get_local_id(0); e4 < TILE / 4; e4 += WG) {
+            T4 v = vload4(e4, in + base);
+            uint e = 4 * e4;
+            s[IDX(e)] = v.x;
+            s[IDX(e + 1)] = v.y;
+            s[IDX(e + 2)] = v.z;
+            s[IDX(e + 3)] = v.w;
+        }
+        return;
+    }
+#endif
     for (uint e = get_local_id(0); e < TILE; e += WG) {
         uint i = base + e;
         s[IDX(e)] = i < n ? in[i] : (T)0;
@@ -214,16 +233,32 @@ T regs_scan(__global const T *in, uint base, uint n, uint pad, __local T *s, __l
 }
 
 /* regs_store: each work-item writes its run's prefixes from `acc` (its offset plus the tile's carry) back to
- * local memory, and the tile leaves coalesced. */
+ * local memory, and the tile leaves coalesced. With -DREREAD the run is read again from the local tile (still
+ * there: the group scan and the look-back use other arrays) instead of from x, so x need not stay in registers
+ * across the look-back. */
 void regs_store(__global T *out, uint base, uint n, uint incl, uint pad, __local T *s, const T *x, T acc)
 {
     uint lid = get_local_id(0);
     for (uint k = 0; k < ITEMS; k++) {
         T ex = acc;
+#ifdef REREAD
+        acc += s[IDX(lid * ITEMS + k)];
+        (void)x;
+#else
         acc += x[k];
+#endif
         s[IDX(lid * ITEMS + k)] = incl ? acc : ex;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef VLOAD
+    if (base + TILE <= n) {
+        for (uint e4 = lid; e4 < TILE / 4; e4 += WG) {
+            uint e = 4 * e4;
+            vstore4((T4)(s[IDX(e)], s[IDX(e + 1)], s[IDX(e + 2)], s[IDX(e + 3)]), e4, out + base);
+        }
+        return;
+    }
+#endif
     for (uint e = lid; e < TILE; e += WG)
         if (base + e < n) out[base + e] = s[IDX(e)];
 }
@@ -233,11 +268,6 @@ void regs_store(__global T *out, uint base, uint n, uint incl, uint pad, __local
 #ifdef DIRECT
 #if ITEMS % 4 != 0 || !defined(LB_WINDOW)
 #error "DIRECT needs ITEMS a multiple of 4 and LB_WINDOW"
-#endif
-#ifdef TYPE_FLOAT
-typedef float4 T4;
-#else
-typedef uint4 T4;
 #endif
 /* 10. The same register tile without the local-memory staging: work-item lid owns elements
  * base + lid * ITEMS .. + ITEMS - 1 and reads them as ITEMS / 4 vloads of 16 bytes (a warp's loads cover
