@@ -48,6 +48,11 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
         --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
       echo "rc=$?" >>"$out/commands.txt"
     done ;;
+  scan-cpu) # issue 14 on PoCL: the GPU machine's CPU (16 cores) through PoCL, NumPy's cumsum beside it
+    RUN_DEVICE=cpu run scan-cpu scan:best,scan:vload,scan:chunked,scan:chunked-vec8 --size 67108864 --runs 5
+    echo "\$ python3 .peers/cpu_peers.py" >>"$out/commands.txt"
+    timeout 200 python3 .peers/cpu_peers.py >"$out/cpu-peers.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   diag) # where the time of a slow run goes: set-up, each rung's build, poison, device and verify wall time
     for a in "scan --runs 3" "convolution --filter 32 --runs 3"; do
       echo "\$ CLGAUGE_DEBUG=1 clgauge run $a --device gpu" >>"$out/commands.txt"
