@@ -37,14 +37,16 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   scan) run scan-int32 scan --runs 5 && run scan-float-2e26 scan --type float --size 67108864 --runs 3 &&
     run scan-ragged scan --size 1000003 --type float --inclusive --runs 5 ;;
   scan-vec) # issue 14: the session-9 look-back rungs (vec, reread, vload and their nv- twins) beside packed and
-    # nv-shfl, int32 and float, then searches of work-group x items (SCAN_TUNE: rungs, default nv-vload)
+    # nv-shfl, int32, float and a ragged size (s9a, s9b ran it with the searches of scan-tune inside)
     S=scan:packed,scan:vec,scan:reread,scan:vload,scan:nv-shfl,scan:nv-reread,scan:nv-vload
     run scan-vec $S --runs 10 &&
       run scan-vec-float $S --type float --size 67108864 --runs 5 &&
-      run scan-vec-ragged $S --size 1000003 --inclusive --runs 5
+      run scan-vec-ragged $S --size 1000003 --inclusive --runs 5 ;;
+  scan-tune) # searches of work-group x items (SCAN_TUNE: rungs, default nv-vload; SCAN_SPACE the values)
+    sp=${SCAN_SPACE:-wg=128,256,512;items=8,16,32}
     for t in ${SCAN_TUNE:-nv-vload}; do
-      echo "\$ clgauge tune scan:$t --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu --json tune-scan-$t.json" >>"$out/commands.txt"
-      timeout 120 $cg tune scan:$t --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5 --device gpu \
+      echo "\$ clgauge tune scan:$t --space '$sp' --budget 60 --runs 5 --device gpu --json tune-scan-$t.json" >>"$out/commands.txt"
+      timeout 120 $cg tune scan:$t --space "$sp" --budget 60 --runs 5 --device gpu \
         --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
       echo "rc=$?" >>"$out/commands.txt"
     done ;;
