@@ -4,7 +4,7 @@
 #     residue of 4 and 16: the elements per work-item of the 1024- and 4096-element tiles), one work-group of
 #     256 +-1, one tile +-1 (1024, 4096, 16384), several tiles with a ragged last one (1000003, a prime);
 #     exclusive and inclusive, int32 (exact) and float (forward error bound; --check exact: zero tolerance);
-#     nv-shfl must be `unsupported` off NVIDIA;
+#     the nv- rungs (inline PTX) must be `unsupported` off NVIDIA;
 #  2. deliberately broken kernels, each one plausible bug, must fail (exit 3, FAILED): a dropped last element,
 #     the exclusive shift off by one, a down-sweep that overwrites, padding applied on the load only, a lost
 #     carry between tiles, tile totals left unwritten, a look-back that stops one tile early, a look-back
@@ -32,7 +32,7 @@ for n in 3 1025 1000003; do
     expect_ok "scan --size $n --exclusive --check exact" -- run1 scan --size "$n" --exclusive --check exact
 done
 
-# The JSON of one float run: every rung, the size, 0 < bound_ratio <= 1, nv-shfl unsupported off NVIDIA.
+# The JSON of one float run: every rung, the size, 0 < bound_ratio <= 1, the nv- rungs unsupported off NVIDIA.
 json=$TESTTMP/scan.json
 rm -f "$json"
 run1 scan --size 100003 --type float --inclusive --json "$json" >"$TESTTMP/scan.out" 2>&1 ||
@@ -44,7 +44,8 @@ rows = [r for r in rep["results"] if r["workload"] == "scan"]
 bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("hillis-steele", "blelloch", "pad-arith", "padded", "registers",
-                                        "reduce-then-scan", "look-back", "look-back-32", "best", "packed", "nv-shfl",
+                                        "reduce-then-scan", "look-back", "look-back-32", "best", "packed", "vec",
+                                        "reread", "vload", "nv-shfl", "nv-reread", "nv-vload", "nv-wide",
                                         "chunked", "chunked-vec8")
         if w not in names]
 for r in rows:
@@ -53,13 +54,14 @@ for r in rows:
     if r["status"] == "ok" and not (0 < r.get("bound_ratio", -1) <= 1):
         bad.append("%s: bound_ratio %r" % (r["rung"], r.get("bound_ratio")))
 stages = {"hillis-steele": ["scan-tiles", "scan-totals", "add-carries"],
-          "reduce-then-scan": ["tile-totals", "scan-totals", "scan-tiles"], "best": ["zero-flags", "one-pass"]}
+          "reduce-then-scan": ["tile-totals", "scan-totals", "scan-tiles"], "best": ["zero-flags", "one-pass"],
+          "vload": ["zero-flags", "one-pass"]}
 for r in rows:
     if r["status"] == "ok" and r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]:
         bad.append("%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]]))
 nvidia = "NVIDIA" in rep["device"]["platform"].upper()
-bad += ["nv-shfl not unsupported off NVIDIA" for r in rows
-        if r["rung"] == "nv-shfl" and not nvidia and r["status"] != "unsupported"]
+bad += ["%s not unsupported off NVIDIA" % r["rung"] for r in rows
+        if r["rung"].startswith("nv-") and not nvidia and r["status"] != "unsupported"]
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
