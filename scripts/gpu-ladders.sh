@@ -55,6 +55,15 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "\$ python3 .peers/cpu_peers.py" >>"$out/commands.txt"
     timeout 200 python3 .peers/cpu_peers.py >"$out/cpu-peers.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  read-clpeak) # issue 21: peak's read and copy by width beside clpeak's global bandwidth (.peers/clpeak_*.deb,
+    # `apt-get download clpeak`), one after the other on the same GPU
+    echo "\$ clgauge peak --device gpu --only read,copy" >>"$out/commands.txt"
+    timeout 150 $cg peak --device gpu --only read,copy --json "$out/peak-read.json" >"$out/peak-read.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    rm -rf /tmp/cp && dpkg -x .peers/clpeak_*.deb /tmp/cp
+    echo "\$ clpeak --global-bandwidth --use-event-timer" >>"$out/commands.txt"
+    timeout 150 /tmp/cp/usr/bin/clpeak --global-bandwidth --use-event-timer >"$out/clpeak-read.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   diag) # where the time of a slow run goes: set-up, each rung's build, poison, device and verify wall time
     for a in "scan --runs 3" "convolution --filter 32 --runs 3"; do
       echo "\$ CLGAUGE_DEBUG=1 clgauge run $a --device gpu" >>"$out/commands.txt"

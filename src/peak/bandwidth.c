@@ -91,6 +91,8 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
             st = time_one(e, p, "read_grid", a, b, n, 4 * read_items(e, n / 4), &best, &runs);
         if (st == CG_OK && is_gpu(e) && n % 16 == 0) /* one pass, n / 16 work-items */
             st = time_one(e, p, "read_pass", a, b, n, n / 16, &best, &runs);
+        if (st == CG_OK && is_gpu(e) && n % 4096 == 0) /* the same, each group one contiguous block */
+            st = time_one(e, p, "read_block", a, b, n, n / 16, &best, &runs);
         if (st == CG_OK && !is_gpu(e))
             st = time_one(e, p, "read_chunked", a, b, n, read_items(e, n), &best, &runs);
     } else if (kind == BW_WRITE) {

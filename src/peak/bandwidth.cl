@@ -72,6 +72,20 @@ __kernel void read_pass(__global const VT *restrict in, __global float *restrict
     out[i] = HSUM(s);
 }
 
+/* clpeak's other layout (its "local offset" kernels): group g reads the UNR * local-size elements from
+ * g * UNR * local-size on, work-item l the elements l, l + local-size, ...: each group streams one contiguous
+ * block instead of strips a whole grid apart. */
+__kernel void read_block(__global const VT *restrict in, __global float *restrict out, uint n)
+{
+    uint l = get_local_size(0), i = get_group_id(0) * l * UNR + get_local_id(0);
+    VT s = in[i];
+#pragma unroll
+    for (uint u = 1; u < UNR; u++)
+        s += in[i + u * l];
+    out[get_global_id(0)] = HSUM(s);
+    (void)n;
+}
+
 /* The CPU's layout: each work-item sums one contiguous run (a CPU runs a group's items one after another on
  * one core, so contiguous runs stream through its prefetchers). */
 __kernel void read_chunked(__global const VT *restrict in, __global float *restrict out, uint n)
