@@ -5,8 +5,9 @@
  * rungs from one global atomic per pixel to per-lane sub-histograms fed by uint4 loads. This file owns the
  * inputs, the CPU reference (an exact count, computed once), the device buffers (the pixels, 256 uint bins,
  * the rows of the two-pass merge), the rung table and the enqueue of each rung: a fill that zeroes the bins
- * and one kernel, or a kernel that writes rows and hist_reduce that sums them (all timed), and the tuning
- * spaces of the local-memory rungs. A rung's shape is data in p[] (in quotes: the tuning parameter's name):
+ * and one kernel, or a kernel that writes rows and hist_reduce that sums them, or one kernel whose last group
+ * writes the bins (all timed), and the tuning spaces of the local-memory rungs. A rung's shape is data in
+ * p[] (in quotes: the tuning parameter's name):
  *   p[0] work-group size, a power of two (a table row's is clamped to the device and rounded down to one; a
  *        tuning candidate's is refused instead; never 0, every kernel requires its WG) ("wg");
  *   p[1] sub-histograms per group in local memory (COPIES; work-item lid counts into copy lid % COPIES), 1
@@ -16,7 +17,9 @@
  *   p[3] 0: one work-item per pixel; k > 0: a grid of k x compute-units groups strides over the input;
  *        -k: k work-items in all (the seed's 8192) ("grid", groups per compute unit: k > 0 only);
  *   p[4] merge: 0 global atomics into the bins; 1 one row per group, summed by hist_reduce; 2 one row per
- *        work-item (hist_subhist), summed by hist_reduce. */
+ *        work-item (hist_subhist), summed by hist_reduce; 3 one row per group, summed by the last group of
+ *        the same launch; 4 global atomics into the rung's own accumulator, which the last group moves to
+ *        the bins (3 and 4: one launch, nothing zeroed by the host, -DLAST_GROUP). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,7 @@
 #include "core/workload.h"
 
 enum { P_WG, P_COPIES, P_LOADS, P_GRID, P_MERGE };
-enum { MERGE_ATOMIC, MERGE_GROUP_ROWS, MERGE_ITEM_ROWS };
+enum { MERGE_ATOMIC, MERGE_GROUP_ROWS, MERGE_ITEM_ROWS, MERGE_LAST_ROWS, MERGE_LAST_ACC };
 
 #define HIST_BINS          256
 #define HIST_DEFAULT_GPU   (1ull << 28) /* bytes of input by default, whatever the pixel */
@@ -35,6 +38,7 @@ enum { MERGE_ATOMIC, MERGE_GROUP_ROWS, MERGE_ITEM_ROWS };
 #define HIST_IMAGE_W       4096         /* the image pattern's row length in pixels */
 #define LB(copies)         ((size_t)HIST_BINS * (copies)*4)
 #define SEED_NT            (-8192) /* the seed's "at least 8192 work-items and a work-group size of 64" */
+#define HIST_STATE_WORDS   272     /* a LAST_GROUP rung's state: 256 accumulator words, the ticket, padding */
 
 /* clang-format off */
 static const cg_rung rungs[] = {
@@ -74,13 +78,22 @@ static const cg_rung rungs[] = {
      "hist_vec", NULL, 0, LB(32), {512, 32, 2, 4, MERGE_ATOMIC}},
     {"deep-loads", "vs best: 256-wide groups, 6 per compute unit, four uint4 loads in flight",
      "hist_vec", NULL, 0, LB(32), {256, 32, 4, 6, MERGE_ATOMIC}},
+    {"one-kernel", "vs best: one launch, no fill: groups write rows, the last group to finish (a ticket) sums them into the bins",
+     "hist_vec", NULL, 0, LB(32), {512, 32, 2, 4, MERGE_LAST_ROWS}},
+    {"self-zero", "vs best: one launch, no fill: groups add into an accumulator the kernel keeps zeroed; the last group moves it to the bins",
+     "hist_vec", NULL, 0, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
+    {"chunked", "vs self-zero: each group walks its own contiguous chunk of the input, not the grid-wide stride",
+     "hist_vec", "-DCHUNKED", 0, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
+    {"nv-match", "vs self-zero: warp-aggregated local updates: lanes with one bin (inline-PTX match.any.sync) elect one that adds their count",
+     "hist_vec", "-DNV_MATCH", CG_FEAT_NV_PTX, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h) of the local-memory rungs: hist_local's, hist_vec's with
  * atomic merges (best among them), and the two-pass merges on a grid. Every value a power of two (WG must
  * be one; copies need not, but only lane-aligned counts are worth a run) and each rung's own among them; no
  * wg 0 (NULL local size): every kernel has reqd_work_group_size(WG). Copies above the work-group size are
- * refused (hist_unsupported); 64 copies (64 KiB) fit few GPUs' local memory. At most 60 candidates. */
+ * refused (hist_unsupported); 64 copies (64 KiB) fit few GPUs' local memory. At most 60 candidates. The
+ * one-launch rungs' space adds grid 2 (on an H100 the groups best's 512-wide kernel holds at once: one wave). */
 static const cg_tspace spaces[] = {
     {"local,local-copies32,local-spread", 3,
      {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
@@ -91,6 +104,11 @@ static const cg_tspace spaces[] = {
       {"copies", P_COPIES, CG_TR_OTHER, 2, {1, 32}},
       {"loads", P_LOADS, CG_TR_OTHER, 3, {1, 2, 4}},
       {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 2, {4, 6}}}},
+    {"one-kernel,self-zero,chunked,nv-match", 4,
+     {{"wg", P_WG, CG_TR_WG_X, 3, {256, 512, 1024}},
+      {"copies", P_COPIES, CG_TR_OTHER, 2, {1, 32}},
+      {"loads", P_LOADS, CG_TR_OTHER, 3, {1, 2, 4}},
+      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {2, 4, 6}}}},
     {"seed-cu-groups,two-pass", 3,
      {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
       {"copies", P_COPIES, CG_TR_OTHER, 3, {1, 8, 32}},
@@ -109,12 +127,14 @@ typedef struct hist_state {
     uint32_t ref[HIST_BINS]; /* exact counts of the input */
     unsigned cus;            /* compute units */
     size_t max_wg;           /* device limit on the work-group size */
+    bool nv;                 /* NVIDIA's platform: LAST_GROUP's fence is PTX membar.gl (-DNV_FENCE) */
     cl_mem in, out, rows;    /* n pixels; 256 uints; the rows of the two-pass merges (256 uints each) */
     size_t nrows;            /* rows the rows buffer holds */
 } hist_state;
 
 typedef struct hist_rung {
     cl_kernel k, reduce; /* reduce: hist_reduce for the two-pass merges, else NULL */
+    cl_mem state;        /* a LAST_GROUP rung's accumulator and ticket (its own, not poisoned), else NULL */
     size_t wg, groups;
     cl_uint nrows;
 } hist_rung;
@@ -147,7 +167,19 @@ static size_t rung_rows(const hist_state *s, const cg_rung *r)
 {
     size_t wg = rung_wg(s, r), groups = rung_groups(s, r, wg);
     if (r->p[P_MERGE] == MERGE_ITEM_ROWS) return groups * wg;
-    return r->p[P_MERGE] == MERGE_GROUP_ROWS ? groups : 0;
+    return r->p[P_MERGE] == MERGE_GROUP_ROWS || r->p[P_MERGE] == MERGE_LAST_ROWS ? groups : 0;
+}
+
+/* Whether hist_reduce sums the rung's rows (a second kernel), and whether the rung's kernel ends with the
+ * last group's merge (one launch, -DLAST_GROUP). */
+static bool two_kernels(const cg_rung *r)
+{
+    return r->p[P_MERGE] == MERGE_GROUP_ROWS || r->p[P_MERGE] == MERGE_ITEM_ROWS;
+}
+
+static bool last_group(const cg_rung *r)
+{
+    return r->p[P_MERGE] == MERGE_LAST_ROWS || r->p[P_MERGE] == MERGE_LAST_ACC;
 }
 
 static const char *const pixels[] = {"u8", "u32"};
@@ -362,6 +394,7 @@ static cg_status hist_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     CG_FAIL_IF(!s, CG_E_RUNTIME, "histogram: out of host memory");
     s->cus = ctx->dev->compute_units;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
+    s->nv = ctx->dev->nvidia;
     if ((st = pick_words(o, &s->pattern, &pixel)) != CG_OK) goto out;
     s->pb = pixel == PIX_U32 ? 4 : 1;
     if ((st = pick_size(ctx, o, pixel, &s->n)) != CG_OK) goto out;
@@ -392,13 +425,14 @@ static void hist_model(const void *state, const cg_rung *r, cg_model *m)
     m->ceiling = CG_CEIL_READ;
 }
 
-/* Local memory: hist_local's and hist_vec's 256 x COPIES bins, hist_reduce's WG partial sums (a rung with
- * rows); the largest of its kernels' (the table rows state it too; a candidate's comes from here). */
+/* Local memory: hist_local's and hist_vec's 256 x COPIES bins (the last group's sum of the rows reuses them),
+ * hist_reduce's WG partial sums (a two-kernel rung); the largest of its kernels' (the table rows state it
+ * too; a candidate's comes from here). */
 static size_t hist_local_need(const void *state, const cg_rung *r)
 {
     size_t wg = rung_wg(state, r), copies = r->p[P_COPIES] > 0 ? (size_t)r->p[P_COPIES] : 1;
     size_t bins = strcmp(r->kernel, "hist_local") && strcmp(r->kernel, "hist_vec") ? 0 : LB(copies);
-    size_t reduce = r->p[P_MERGE] != MERGE_ATOMIC ? wg * sizeof(cl_uint) : 0;
+    size_t reduce = two_kernels(r) ? wg * sizeof(cl_uint) : 0;
     return bins > reduce ? bins : reduce;
 }
 
@@ -447,15 +481,16 @@ static bool hist_unsupported(const void *state, const cg_rung *r, char *why, siz
     return true;
 }
 
-/* "-DWG=256 -DCOPIES=32 -DLOADS=2 -DMERGE_ROWS=0 -DPIXEL=8", plus -DWG_ASKED=N when the device forced a
- * smaller work-group size. */
+/* "-DWG=256 -DCOPIES=32 -DLOADS=2 -DMERGE_ROWS=0 -DPIXEL=8", plus -DLAST_GROUP (and -DNV_FENCE on NVIDIA's
+ * platform) for the one-launch merges and -DWG_ASKED=N when the device forced a smaller work-group size. */
 static void hist_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const hist_state *s = state;
     size_t wg = rung_wg(s, r);
     int copies = r->p[P_COPIES] > 0 ? r->p[P_COPIES] : 1, loads = r->p[P_LOADS] > 0 ? r->p[P_LOADS] : 1;
-    int n = snprintf(buf, len, "-DWG=%zu -DCOPIES=%d -DLOADS=%d -DMERGE_ROWS=%d -DPIXEL=%u", wg, copies,
-                     loads, r->p[P_MERGE] != MERGE_ATOMIC, s->pb * 8);
+    bool rows = r->p[P_MERGE] != MERGE_ATOMIC && r->p[P_MERGE] != MERGE_LAST_ACC, last = last_group(r);
+    int n = snprintf(buf, len, "-DWG=%zu -DCOPIES=%d -DLOADS=%d -DMERGE_ROWS=%d -DPIXEL=%u%s%s", wg, copies,
+                     loads, rows, s->pb * 8, last ? " -DLAST_GROUP" : "", last && s->nv ? " -DNV_FENCE" : "");
     if (n >= 0 && (size_t)n < len && wg != (size_t)r->p[P_WG])
         snprintf(buf + n, len - (size_t)n, " -DWG_ASKED=%d", r->p[P_WG]);
 }
@@ -466,15 +501,33 @@ static void hist_release(void *rs)
     if (!q) return;
     if (q->k) clReleaseKernel(q->k);
     if (q->reduce) clReleaseKernel(q->reduce);
+    if (q->state) clReleaseMemObject(q->state);
     free(q);
 }
 
-/* The rung's kernel writes the bins (atomic merge) or its rows; hist_reduce sums the rows into the bins. */
+/* A LAST_GROUP rung's state (256 accumulator words and the ticket), created zeroed for this rung alone and
+ * registered nowhere: the core does not poison it, since the kernel leaves it zeroed at the end of every
+ * launch (the last group zeroes the accumulator and resets the ticket), so no fill has to be timed. A rung
+ * whose kernel breaks that (a mutant) finds it non-zero in its next run and fails the check there; no other
+ * rung or tuning candidate shares it. Arguments 3 (the bins) and 4 (the state). */
+static cg_status make_last_state(cg_ctx *ctx, hist_state *s, hist_rung *q)
+{
+    cg_status st = CG_OK;
+    cl_uint zeros[HIST_STATE_WORDS] = {0};
+    CG_TRY_OBJ(q->state, clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zeros,
+                                        zeros, CG_ERRP));
+    CG_TRY(clSetKernelArg(q->k, 3, sizeof s->out, &s->out));
+    CG_TRY(clSetKernelArg(q->k, 4, sizeof q->state, &q->state));
+out:
+    return st;
+}
+
+/* The rung's kernel writes the bins (atomic merge) or its rows; hist_reduce sums the rows into the bins. A
+ * LAST_GROUP kernel writes its rows (or adds into its accumulator) and its last group writes the bins. */
 static cg_status hist_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
 {
     cg_status st = CG_OK;
     hist_state *s = state;
-    (void)ctx;
     hist_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "histogram: out of host memory");
     q->wg = rung_wg(s, r);
@@ -484,12 +537,13 @@ static cg_status hist_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_pro
         CG_WARN("histogram:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG],
                 q->wg);
     cl_uint nn = (cl_uint)s->n;
-    cl_mem dst = q->nrows ? s->rows : s->out;
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
+    if (last_group(r) && (st = make_last_state(ctx, s, q)) != CG_OK) goto out;
+    cl_mem dst = q->nrows ? s->rows : q->state ? q->state : s->out;
     CG_TRY(clSetKernelArg(q->k, 0, sizeof s->in, &s->in));
     CG_TRY(clSetKernelArg(q->k, 1, sizeof dst, &dst));
     CG_TRY(clSetKernelArg(q->k, 2, sizeof nn, &nn));
-    if (q->nrows) {
+    if (two_kernels(r)) {
         CG_TRY_OBJ(q->reduce, clCreateKernel(prog, "hist_reduce", CG_ERRP));
         CG_TRY(clSetKernelArg(q->reduce, 0, sizeof s->rows, &s->rows));
         CG_TRY(clSetKernelArg(q->reduce, 1, sizeof s->out, &s->out));
@@ -505,7 +559,10 @@ out:
 }
 
 /* An atomic merge adds into the bins, so zeroing them is part of the rung: a timed fill, then the kernel. A
- * two-pass rung writes its rows, then hist_reduce writes every bin: two kernels, nothing to zero. */
+ * two-pass rung writes its rows, then hist_reduce writes every bin: two kernels, nothing to zero. A
+ * LAST_GROUP rung is its kernel alone. The JSON's stages_s: "zero-bins" (the fill), "count" (the counting
+ * kernel, its group merges and a LAST_GROUP kernel's last group included), "merge" (hist_reduce); the run's
+ * time minus their sum is the gaps between the commands. */
 static cg_status hist_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
     cg_status st = CG_OK;
@@ -513,13 +570,17 @@ static cg_status hist_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     hist_rung *q = rs;
     const cl_uint zero = 0;
     size_t global = q->groups * q->wg, bins = HIST_BINS * q->wg;
-    if (q->reduce) {
-        if ((st = cg_enqueue_kernel(ctx, ev, q->k, 1, &global, &q->wg)) != CG_OK) return st;
+    if (q->reduce || q->state) {
+        cg_events_stage(ev, "count");
+        if ((st = cg_enqueue_kernel(ctx, ev, q->k, 1, &global, &q->wg)) != CG_OK || !q->reduce) return st;
+        cg_events_stage(ev, "merge");
         return cg_enqueue_kernel(ctx, ev, q->reduce, 1, &bins, &q->wg);
     }
+    cg_events_stage(ev, "zero-bins");
     cl_event *e = cg_events_next(ev);
     CG_FAIL_IF(!e, CG_E_RUNTIME, "histogram: out of host memory for events");
     CG_TRY(clEnqueueFillBuffer(ctx->queue, s->out, &zero, sizeof zero, 0, sizeof s->ref, 0, NULL, e));
+    cg_events_stage(ev, "count");
     st = cg_enqueue_kernel(ctx, ev, q->k, 1, &global, &q->wg);
 out:
     return st;

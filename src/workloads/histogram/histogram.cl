@@ -13,6 +13,13 @@
  *   PIXEL       8: a pixel is a byte, a uint4 holds 16; 32: a pixel is a uint whose value is its bin (the
  *               seed's kernels index the bins with the 32-bit value itself: atom_inc(subhists + temp.x)), a
  *               uint4 holds 4
+ *   LAST_GROUP  hist_vec in one launch, nothing zeroed by the host: after its merge (its row with MERGE_ROWS,
+ *               else atomics into a hidden accumulator the kernel keeps zeroed) each group takes a ticket, and
+ *               the last group writes the bins (below, last_group); two more arguments
+ *   NV_FENCE    NVIDIA: LAST_GROUP's device-scope fence is PTX membar.gl (as in scan.cl)
+ *   CHUNKED     hist_vec: each group walks its own contiguous chunk of the uint4s, not the grid-wide stride
+ *   NV_MATCH    NVIDIA only: warp-aggregated local updates, lanes with one bin (PTX match.any.sync) elect one
+ *               that adds their count
  *
  * hist_global covers the input with one work-item per pixel. The other kernels run a fixed grid that strides
  * over the whole input. Loads past n are guarded everywhere; the last n % PPV pixels of the uint4 kernels are
@@ -139,7 +146,21 @@ void local_merge(__local uint *h, __global uint *out)
     }
 }
 
+#ifdef NV_MATCH
+/* Warp-aggregated: the active lanes holding the same bin (match.any.sync over the active mask) elect their
+ * lowest lane, which adds their number in one local atomic; all-equal data makes one atomic per warp step. */
+void count_match(__local uint *h, uint copy, uint bin)
+{
+    uint active, peers, lane;
+    asm volatile("activemask.b32 %0;" : "=r"(active));
+    asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(peers) : "r"(bin), "r"(active));
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    if ((peers & ((1u << lane) - 1u)) == 0) atomic_add(&h[bin * COPIES + copy], popcount(peers));
+}
+#define COUNT(h, copy, byte) count_match((h), (copy), (uint)(byte))
+#else
 #define COUNT(h, copy, byte) atomic_inc(&(h)[(uint)(byte) * COPIES + (copy)])
+#endif
 
 /* Local histograms fed by one pixel per load, striding over the input, a local atomic per pixel. COPIES = 1:
  * one histogram per group; COPIES = 32: one per lane of a warp, so simultaneous updates never share a bank. */
@@ -181,26 +202,128 @@ void count_vec(__local uint *h, uint copy, uint4 v)
 }
 #endif
 
+#ifdef LAST_GROUP
+#ifdef NV_FENCE
+#define DEVICE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define TICKET      256 /* state[0..255]: the accumulator (MERGE_ROWS 0); state[256]: the ticket counter */
+#define ROWS_FLIGHT 8   /* row loads in flight per work-item in sum_rows */
+
+/* The last group's sum of the get_num_groups(0) rows of 256 (MERGE_ROWS): work-item lid adds column lid % 64
+ * (4 bins as a uint4) of every (WG / 64)-th row, ROWS_FLIGHT loads in flight; the WG / 64 partial sums of
+ * each bin meet in h by local atomics (h holds at least 256 uints), then every bin is written. The rows are
+ * read volatile: they were written by other groups during this launch. */
+void sum_rows(__local uint *h, __global const uint *rows, __global uint *bins)
+{
+    uint lid = get_local_id(0), nrows = get_num_groups(0);
+#if WG >= 64
+    volatile __global const uint4 *r4 = (volatile __global const uint4 *)rows;
+    uint col = lid % 64, step = WG / 64, r = lid / 64;
+    uint4 s = 0;
+    for (; r + (ROWS_FLIGHT - 1) * step < nrows; r += ROWS_FLIGHT * step) {
+        uint4 v[ROWS_FLIGHT];
+        for (uint k = 0; k < ROWS_FLIGHT; k++)
+            v[k] = r4[(r + k * step) * 64 + col];
+        for (uint k = 0; k < ROWS_FLIGHT; k++)
+            s += v[k];
+    }
+    for (; r < nrows; r += step)
+        s += r4[r * 64 + col];
+    for (uint b = lid; b < 256; b += WG)
+        h[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&h[col * 4], s.x);
+    atomic_add(&h[col * 4 + 1], s.y);
+    atomic_add(&h[col * 4 + 2], s.z);
+    atomic_add(&h[col * 4 + 3], s.w);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < 256; b += WG)
+        bins[b] = h[b];
+#else
+    volatile __global const uint *rv = rows;
+    for (uint b = lid; b < 256; b += WG) {
+        uint s = 0;
+        for (uint r = 0; r < nrows; r++)
+            s += rv[r * 256 + b];
+        bins[b] = s;
+    }
+#endif
+}
+
+/* One launch, no fill: each work-item fences its part of the group's merge (row stores or accumulator
+ * atomics) at device scope, the group meets at a barrier, and work-item 0 takes a ticket; the group that
+ * draws the last ticket has every other group's merge visible (after its own fence), writes all 256 bins
+ * (the sum of the rows, or the accumulator, which it zeroes again by atomic_xchg) and resets the ticket to 0
+ * for the next launch. The state buffer is the rung's own, created zeroed and never poisoned: a launch that
+ * finds it non-zero (a broken kernel before) writes no bins or wrong ones, and the check fails. */
+void last_group(__local uint *h, __local uint *last, __global uint *part, __global uint *bins,
+                volatile __global uint *state)
+{
+    uint lid = get_local_id(0);
+    DEVICE_FENCE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) *last = atomic_inc(&state[TICKET]) == get_num_groups(0) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!*last) return;
+    DEVICE_FENCE();
+#if MERGE_ROWS
+    sum_rows(h, part, bins);
+#else
+    (void)part;
+    for (uint b = lid; b < 256; b += WG)
+        bins[b] = atomic_xchg(&state[b], 0u);
+#endif
+    if (lid == 0) atomic_xchg(&state[TICKET], 0u);
+}
+#define LAST_ARGS , __global uint *bins, volatile __global uint *state
+#else
+#define LAST_ARGS
+#endif
+
+#ifdef CHUNKED
+/* Group g's contiguous chunk of the nv uint4s (a multiple of 8 uint4s, 128 bytes, long; the last groups' may
+ * be short or empty), its work-items WG apart. */
+void chunk_range(uint *i, uint *end, uint *stride, uint nv)
+{
+    uint g = (uint)get_num_groups(0), chunk = ((nv + g - 1) / g + 7u) & ~7u;
+    uint lo = min((uint)get_group_id(0) * chunk, nv);
+    *end = min(lo + chunk, nv);
+    *i = lo + get_local_id(0);
+    *stride = WG;
+}
+#endif
+
 /* uint4 loads (LOADS of them in flight per step), each pixel counted from registers: with LOADS = 1 and
  * MERGE_ROWS the seed's histogramLocal (COPIES = 1) and histogramKernel (COPIES = NBANKS). The last n % PPV
  * pixels are counted one per work-item of the first groups. */
-__kernel REQD_WG void hist_vec(__global const uint4 *in, __global uint *out, uint n)
+__kernel REQD_WG void hist_vec(__global const uint4 *in, __global uint *out, uint n LAST_ARGS)
 {
     __local uint h[LBINS];
+#ifdef LAST_GROUP
+    __local uint last;
+#endif
     local_zero(h);
     uint copy = get_local_id(0) % COPIES;
     uint nv = n / PPV, stride = get_global_size(0);
-    uint i = get_global_id(0);
-    for (; i + (LOADS - 1) * stride < nv; i += LOADS * stride) {
+    uint i = get_global_id(0), end = nv;
+#ifdef CHUNKED
+    chunk_range(&i, &end, &stride, nv);
+#endif
+    for (; i + (LOADS - 1) * stride < end; i += LOADS * stride) {
         uint4 v[LOADS];
         for (uint k = 0; k < LOADS; k++)
             v[k] = in[i + k * stride];
         for (uint k = 0; k < LOADS; k++)
             count_vec(h, copy, v[k]);
     }
-    for (; i < nv; i += stride)
+    for (; i < end; i += stride)
         count_vec(h, copy, in[i]);
     uint t = nv * PPV + get_global_id(0);
     if (t < n) COUNT(h, copy, ((__global const pixel *)in)[t]);
     local_merge(h, out);
+#ifdef LAST_GROUP
+    last_group(h, &last, out, bins, state);
+#endif
 }
