@@ -116,6 +116,9 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
       --size 8192 --filter 2-32 --runs 1 --warmup 0 ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
+  cloth-tiles) # issue 17: the temporal-tile Jacobi rungs against jacobi and best, 10 and 20 iterations
+    run cloth-tiles cloth:jacobi,cloth:best,cloth:jacobi-local,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 &&
+      run cloth-tiles-k20 cloth:merged,cloth:best,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 --iterations 20 ;;
   cloth) run cloth cloth --grid 1024x1024 && run cloth-many cloth:jacobi,cloth:best,cloth:per-cloth --grid 64x64 --cloths 64 ;;
   opticalflow) run of-640x480-l4 opticalflow --levels 4 --runs 10 &&
     run of-1080p opticalflow:precomputed,opticalflow:image-linear,opticalflow:best --size 1920x1080 --levels 4 --runs 5 ;;

@@ -39,6 +39,12 @@ static const cg_rung rungs[] = {
      "cloth_tile", NULL, 0, 20 * 20 * 16, {S_TILE, 16, 16, 0}},
     {"best", "as jacobi in 16x16 work-groups: a group's neighbours share cache lines two rows up and down",
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
+     "cloth_jtile", "-DJK=1", 0, 2 * 20 * 20 * 16, {S_JACOBI, 16, 16, 0, 0}},
+    {"jacobi-k2", "as jacobi-local, 2 iterations per launch on a 4-particle halo: half the launches, halo recomputed",
+     "cloth_jtile", "-DJK=2", 0, 2 * 24 * 24 * 16, {S_JACOBI, 16, 16, 0, 0}},
+    {"jacobi-k4", "as jacobi-k2, 4 iterations per launch on an 8-particle halo: a quarter of the launches",
+     "cloth_jtile", "-DJK=4", 0, 2 * 32 * 32 * 16, {S_JACOBI, 16, 16, 0, 0}},
     {"per-cloth", "as best, one launch per cloth (the demo's flags one at a time): --cloths times the launches",
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0, 1}},
     {"readback", "as best, plus the positions copied to the host every frame (the demo's way to draw them)",
@@ -358,11 +364,17 @@ static void exact_detail(const cloth_state *s, cg_check *c)
              c->first_want);
 }
 
-/* The tile rung's tile, its work-group: -DTX=16 -DTY=16. */
+int cloth_rung_jk(const cg_rung *r)
+{
+    const char *o = r->options ? strstr(r->options, "-DJK=") : NULL;
+    return o ? atoi(o + 5) : 0;
+}
+
+/* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row). */
 static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     size_t wg[2];
-    if (r->p[P_SCHEME] != S_TILE) return;
+    if (r->p[P_SCHEME] != S_TILE && cloth_rung_jk(r) <= 0) return;
     cloth_rung_wg(state, r, wg);
     snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
 }

@@ -247,3 +247,70 @@ cloth_tile(__global const float4 *src, __global float4 *dst, int W, int H, float
     }
     if (in) dst[y * W + x] = t[i];
 }
+
+#ifdef JK
+/* Jacobi, JK iterations per launch (the last launch of a frame may do fewer: iters <= JK) on a TX x TY tile
+ * with a halo of 2 JK particles (bend springs reach 2): the tile and halo from src into local memory, then
+ * each iteration from one local buffer into the other over a region that shrinks by 2 a side (the cells the
+ * next iteration still reads), the tile written to dst. Every cell is computed as cloth_jacobi computes it
+ * (the same springs in the same order, the same operations), so the result is the same bits; the halo's
+ * cells are computed by every tile that holds them (extra work for fewer launches and local gathers). */
+#define JH  (2 * JK)
+#define JW  (TX + 2 * JH)
+#define JHT (TY + 2 * JH)
+
+/* As cloth_jacobi's SUM over a local buffer of row stride JW, the particle at t[i]. */
+static float4 jacobi_local(__local const float4 *t, int i, int x, int y, int W, int H, float4 rest,
+                           float4 stiff, __global const float *jscale)
+{
+    float4 p = t[i];
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+    int n = 0;
+#define LSUM(dx, dy, f)                                                                                      \
+    if (INSIDE(dx, dy)) {                                                                                    \
+        float4 q = t[i + (dy)*JW + (dx)];                                                                    \
+        float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
+        sx = sx + (q.x - p.x) * fa;                                                                          \
+        sy = sy + (q.y - p.y) * fa;                                                                          \
+        sz = sz + (q.z - p.z) * fa;                                                                          \
+        n++;                                                                                                 \
+    }
+    FOR_SPRINGS(LSUM)
+#undef LSUM
+    float s = jscale[n];
+    p.x = p.x + sx * s;
+    p.y = p.y + sy * s;
+    p.z = p.z + sz * s;
+    return p;
+}
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void
+cloth_jtile(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest, float4 stiff,
+            __global const float *jscale, int iters)
+{
+    __local float4 buf[2][JHT * JW];
+    size_t base = get_global_id(2) * (size_t)W * H;
+    src += base;
+    dst += base;
+    int lid = (int)(get_local_id(1) * TX + get_local_id(0));
+    int x0 = (int)get_group_id(0) * TX - JH, y0 = (int)get_group_id(1) * TY - JH;
+    for (int k = lid; k < JHT * JW; k += TX * TY) {
+        int u = x0 + k % JW, v = y0 + k / JW;
+        if (u >= 0 && u < W && v >= 0 && v < H) buf[0][k] = src[v * W + u];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int a = 0;
+    for (int j = 0; j < iters; j++) {
+        int h = 2 * (iters - 1 - j), lo = JH - h, rw = TX + 2 * h, rh = TY + 2 * h;
+        for (int k = lid; k < rw * rh; k += TX * TY) {
+            int u = lo + k % rw, v = lo + k / rw, x = x0 + u, y = y0 + v;
+            if (x >= 0 && x < W && y >= 0 && y < H)
+                buf[a ^ 1][v * JW + u] = jacobi_local(buf[a], v * JW + u, x, y, W, H, rest, stiff, jscale);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        a ^= 1;
+    }
+    int x = x0 + JH + (int)get_local_id(0), y = y0 + JH + (int)get_local_id(1);
+    if (x < W && y < H) dst[y * W + x] = buf[a][(JH + (int)get_local_id(1)) * JW + JH + (int)get_local_id(0)];
+}
+#endif

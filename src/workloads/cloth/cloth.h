@@ -51,6 +51,10 @@ typedef enum cloth_scheme {
 
 enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH }; /* cg_rung.p[] */
 
+/* The Jacobi iterations per launch of a cloth_jtile rung: its build option -DJK=n (0 for every other rung).
+ */
+int cloth_rung_jk(const cg_rung *r);
+
 /* Constants of a run, as the kernels get them. */
 typedef struct cloth_params {
     int w, h;

@@ -14,6 +14,7 @@ typedef struct cloth_rung {
     const char *name;
     cloth_scheme scheme;
     bool readback, percloth, verified;
+    int jk; /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
     cl_kernel integ, relax;
     size_t wg[2];
     cl_mem result; /* where the last run left the final state */
@@ -58,10 +59,10 @@ void cloth_release(void *rs)
     free(q);
 }
 
-static const char *relax_kernel(cloth_scheme sc)
+static const char *relax_kernel(cloth_scheme sc, int jk)
 {
     return sc == S_COLOUR   ? "cloth_colour"
-           : sc == S_JACOBI ? "cloth_jacobi"
+           : sc == S_JACOBI ? (jk > 0 ? "cloth_jtile" : "cloth_jacobi")
            : sc == S_TILE   ? "cloth_tile"
                             : "cloth_vertex";
 }
@@ -119,6 +120,7 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
     q->scheme = (cloth_scheme)r->p[P_SCHEME];
     q->readback = r->p[P_READBACK] != 0;
     q->percloth = r->p[P_PERCLOTH] != 0;
+    q->jk = cloth_rung_jk(r);
     cloth_rung_wg(s, r, q->wg);
     if (q->scheme == S_TILE) {
         s->tile[0] = (int)q->wg[0];
@@ -129,7 +131,7 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
         CG_FAIL_IF(!q->host, CG_E_RUNTIME, "cloth: out of host memory");
     }
     CG_TRY_OBJ(q->integ, clCreateKernel(prog, "cloth_integrate", CG_ERRP));
-    CG_TRY_OBJ(q->relax, clCreateKernel(prog, relax_kernel(q->scheme), CG_ERRP));
+    CG_TRY_OBJ(q->relax, clCreateKernel(prog, relax_kernel(q->scheme, q->jk), CG_ERRP));
     st = fixed_args(s, q);
 out:
     if (st != CG_OK) {
@@ -220,12 +222,14 @@ out:
     return st;
 }
 
+/* One Jacobi launch from src into dst: one sweep, or with cloth_jtile `iters` (at most jk) sweeps. */
 static cg_status iter_jacobi(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, cl_mem src, cl_mem dst,
-                             cg_events *ev)
+                             cl_int iters, cg_events *ev)
 {
     cg_status st = CG_OK;
     CG_TRY(clSetKernelArg(q->relax, 0, sizeof src, &src));
     CG_TRY(clSetKernelArg(q->relax, 1, sizeof dst, &dst));
+    if (q->jk > 0) CG_TRY(clSetKernelArg(q->relax, 7, sizeof iters, &iters));
     st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, (size_t)s->prm.h);
 out:
     return st;
@@ -244,7 +248,9 @@ static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, 
         if (q->scheme == S_COLOUR) {
             st = iter_colour(ctx, s, q, pos, ev);
         } else if (q->scheme == S_JACOBI || q->scheme == S_TILE) {
-            st = iter_jacobi(ctx, s, q, pos, other, ev);
+            cl_int n = q->jk > 0 && s->iters - k > q->jk ? q->jk : q->jk > 0 ? s->iters - k : 1;
+            st = iter_jacobi(ctx, s, q, pos, other, n, ev);
+            k += n - 1;
             cl_mem t = pos;
             pos = other;
             other = t;
