@@ -116,6 +116,12 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
       --size 8192 --filter 2-32 --runs 1 --warmup 0 ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
+  hist-read) # issue 21: the one-launch histogram rungs (no fill), the contiguous chunks and nv-match beside
+    # best and two-pass, u8 random and all-equal and u32 random at 2^28 bytes
+    H=histogram:best,histogram:two-pass,histogram:one-kernel,histogram:self-zero,histogram:chunked,histogram:nv-match
+    run h21-u8-random $H --no-tuned --pattern random --runs 20 &&
+      run h21-u8-allequal $H --no-tuned --pattern allequal --runs 20 &&
+      run h21-u32-random $H --no-tuned --pixel u32 --pattern random --runs 20 ;;
   cloth-tiles) # issue 17: the temporal-tile Jacobi rungs against jacobi and best, 10 and 20 iterations
     run cloth-tiles cloth:jacobi,cloth:best,cloth:jacobi-local,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 &&
       run cloth-tiles-k20 cloth:merged,cloth:best,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 --iterations 20 ;;
