@@ -106,9 +106,26 @@ static void log_build_failure(const cg_ctx *ctx, cl_program p, const char *file,
     bi->build_failed = true;
 }
 
+/* Whether built programs go into (and come from) <cache>/programs: CLGAUGE_PROGRAM_CACHE=on or off, else
+ * (auto) on except on PoCL. PoCL keeps its own cache of built kernels, and asking it for a program's binary
+ * (to store it here) makes it compile every kernel of the .cl file, not only the rung's: on the CPU that
+ * costs more than it saves. Any other value: one warning, then auto. */
+static bool program_cache_wanted(const cg_ctx *ctx)
+{
+    static bool warned;
+    const char *e = getenv("CLGAUGE_PROGRAM_CACHE");
+    if (e && !strcmp(e, "on")) return true;
+    if (e && !strcmp(e, "off")) return false;
+    if (e && *e && strcmp(e, "auto") && !warned) {
+        warned = true;
+        CG_WARN("CLGAUGE_PROGRAM_CACHE=%.40s: not on, off or auto; using auto", e);
+    }
+    return !strstr(ctx->dev->platform_name, "Portable Computing Language");
+}
+
 static bool cache_path(const cg_ctx *ctx, cg_cache_key k, char *path, size_t len)
 {
-    if (ctx->no_cache || !ctx->cache_dir[0]) return false;
+    if (ctx->no_cache || !ctx->cache_dir[0] || !program_cache_wanted(ctx)) return false;
     char hex[33];
     cg_cache_key_hex(k, hex);
     snprintf(path, len, "%s/programs/%s.bin", ctx->cache_dir, hex);

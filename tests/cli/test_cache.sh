@@ -11,6 +11,7 @@ bin=$1
 . "$(dirname "$0")/lib.sh"
 tiny=(run reduction:naive --size 4096 --runs 1 --warmup 0)
 export CLI_TIMEOUT=90
+export CLGAUGE_PROGRAM_CACHE=on # the program cache is off by default on PoCL, the device of these tests
 
 # Rewrites every entry of a programs/ directory as an attacker would: the binary cut to half, with the size
 # field and the XXH64 checksum made to match (PoCL asserts on such a binary).

@@ -151,9 +151,22 @@ for args in "--json /nonexistent/dir/x.json" "--csv /proc/x.csv" "--json $tmp --
 done
 check "unwritable: no stray file left" -- test ! -e "$tmp/ok.csv"
 
+# --- program cache: off by default on PoCL (auto), a bad CLGAUGE_PROGRAM_CACHE warned about once
+export CLGAUGE_CACHE_DIR=$tmp/cache-auto
+expect "cache auto: run" 0 "^reduction:naive +OK" -- "$bin" run reduction "${tiny[@]}"
+if "$bin" devices 2>/dev/null | grep -q "Portable Computing Language"; then
+    check "cache auto: no program stored on PoCL" -- bash -c '! compgen -G "$1/programs/*.bin"' _ "$tmp/cache-auto"
+fi
+expect "cache: bad CLGAUGE_PROGRAM_CACHE" 0 "CLGAUGE_PROGRAM_CACHE=maybe: not on, off or auto; using auto" -- \
+    env CLGAUGE_PROGRAM_CACHE=maybe "$bin" run reduction "${tiny[@]}"
+export CLGAUGE_CACHE_DIR=$tmp/cache-off
+expect "cache off: run" 0 "^reduction:naive +OK" -- env CLGAUGE_PROGRAM_CACHE=off "$bin" run reduction "${tiny[@]}"
+check "cache off: no program stored" -- bash -c '! compgen -G "$1/programs/*.bin"' _ "$tmp/cache-off"
+
 # --- program cache: filled, then hit
 cache=$tmp/cache-programs
 export CLGAUGE_CACHE_DIR=$cache
+export CLGAUGE_PROGRAM_CACHE=on
 expect "cache: first run" 0 "^reduction:naive +OK" -- "$bin" run reduction "${tiny[@]}" --json "$tmp/c1.json"
 bins=("$cache"/programs/*.bin)
 check "cache: first run fills programs/*.bin" -- test -s "${bins[0]}"
