@@ -2,7 +2,7 @@
 # Device test of the opticalflow ladder on the default device against the double CPU reference:
 #  1. every rung on the synthetic pair at sizes no 16x16 work-group divides (97x61 with 2 levels, 120x90 with
 #     3, 45x37 with 1), the mean end-point error against the known motion logged, below 0.2 px with a pyramid;
-#  2. the image rungs unsupported under --mask-features images (and image-rf), the others ok;
+#  2. the image rungs unsupported under --mask-features images (and image-rf but unorm16), the others ok;
 #  3. --input a.png,b.png (a pair written here, the second shifted by 2 px) with --output: a grey PNG of the
 #     frames' size, the flow's magnitude;
 #  4. deliberately broken kernels (a bilinear weight, the guess not doubled, a pixel left unwritten, the lost
@@ -58,7 +58,8 @@ import json, sys
 want = {"buffers": ["pyramid", "solve"], "precomputed": ["pyramid", "gradients+G", "solve"],
         "local-tile": ["pyramid", "gradients+G", "solve"],
         "image-linear": ["pyramid", "images", "gradients+G", "solve"],
-        "best": ["pyramid", "images", "gradients+G", "solve"]}
+        "best": ["pyramid", "images", "gradients+G", "solve"],
+        "unorm16": ["pyramid", "images", "gradients+G", "solve"]}
 bad = []
 for r in json.load(open(sys.argv[1]))["results"]:
     if r["status"] != "ok":
@@ -73,7 +74,8 @@ for b in bad:
 sys.exit(1 if bad else 0)
 EOF
 
-# 2. Images masked: image-linear and best unsupported, the others ok.
+# 2. Images masked: image-linear and best unsupported, the others ok; unorm16 (CL_UNORM_INT16, no float
+#    images) unsupported without images, ok without image-rf.
 for feat in images image-rf; do
     json=$TESTTMP/of_mask.json
     rm -f "$json"
@@ -81,11 +83,11 @@ for feat in images image-rf; do
         --json "$json" >"$TESTTMP/of_mask.out" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || { cat "$TESTTMP/of_mask.out"; fail "--mask-features $feat exited $rc, want 0"; }
-    python3 - "$json" <<'EOF' || fail "--mask-features $feat: rows (above)"
+    python3 - "$json" "$feat" <<'EOF' || fail "--mask-features $feat: rows (above)"
 import json, sys
 rows = {r["rung"]: r["status"] for r in json.load(open(sys.argv[1]))["results"]}
 want = {"buffers": "ok", "precomputed": "ok", "local-tile": "ok", "image-linear": "unsupported",
-        "best": "unsupported"}
+        "best": "unsupported", "unorm16": "unsupported" if sys.argv[2] == "images" else "ok"}
 if rows != want:
     sys.exit("  rows %s, want %s" % (rows, want))
 EOF
@@ -127,7 +129,7 @@ make_wrong opticalflow.cl "$wrong" <<'EOF'
  ("        status[k] = s;", "        if (x != 5 || y != 3) status[k] = s;"),
  ("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
-for rung in buffers precomputed local-tile image-linear best; do
+for rung in buffers precomputed local-tile image-linear best unorm16; do
     expect_wrong "broken kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong" --no-cache \
         --size 120x90 "${small[@]}" --runs 1 --warmup 0
 done

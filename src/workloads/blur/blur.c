@@ -63,6 +63,26 @@ static const cg_rung rungs[] = {
     {"recursive-blocks", "recursive, both ways, 32-px blocks; rows as rgH, no transposes (H100: rgH 3x rgV)",
      "blur_rgb_rows_carry", NULL, 0, 0, {A_RGB, 64, 1, 1, BLUR_BLK}},
 };
+
+/* The tuning spaces (`clgauge tune`, core/tune.h). fused: the group's sides and the output rows per work-item
+ * (a WGX x WGY*PY block; WGX a multiple of 4 for the row pass's four outputs per work-item; the tile's local
+ * memory from blur_local_need). sep-local: the group's sides (both kernels' tiles). The block rungs: the 1D
+ * work-group of their three passes (0: local size NULL; no kernel sizes anything by it) and the block length,
+ * which sets the carries' count (h/BLK or w/BLK blocks per line) and the fix-up's loop; the carry buffer is
+ * sized for the shortest block of the table and the space. No NULL for the tiled rungs: -DWGX sizes their
+ * local tiles. Every rung's own values are among its space's. */
+static const cg_tspace spaces[] = {
+    {"fused", 3,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 4, {2, 4, 8, 16}},
+      {"py", P_PY, CG_TR_OTHER, 4, {2, 4, 8, 16}}}},
+    {"sep-local", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
+    {"rgV-blocks,rgH-blocks,recursive-blocks", 2,
+     {{"wg", P_WGX, CG_TR_WG_X, 5, {0, 32, 64, 128, 256}},
+      {"blk", P_BLK, CG_TR_OTHER, 5, {8, 16, 32, 64, 128}}}},
+};
 /* clang-format on */
 
 /* The references each algorithm is checked against: the same algorithm on the host, and for the recursive
@@ -244,13 +264,25 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
     return blur_make_refs(s);
 }
 
-/* The block rungs' carries: 6 floats per line and block, for the shortest block of the table, either way. */
+static void shortest_block(const cg_rung *r, void *user)
+{
+    int *blk = user;
+    if (r->p[P_BLK] > 0 && (*blk == 0 || r->p[P_BLK] < *blk)) *blk = r->p[P_BLK];
+}
+
+/* The shortest block of the table's rows and their tuning candidates: the carries are sized for it. */
+static int blk_min(void)
+{
+    int blk = 0;
+    cg_rungs_each_candidate(rungs, sizeof rungs / sizeof rungs[0], spaces, sizeof spaces / sizeof spaces[0],
+                            shortest_block, &blk);
+    return blk;
+}
+
+/* The block rungs' carries: 6 floats per line and block, for the shortest block (blk_min), either way. */
 static size_t carry_bytes(const blur_state *s)
 {
-    size_t blk = 0;
-    for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++)
-        if (rungs[i].p[P_BLK] > 0 && (blk == 0 || (size_t)rungs[i].p[P_BLK] < blk))
-            blk = (size_t)rungs[i].p[P_BLK];
+    size_t blk = (size_t)blk_min();
     size_t cols = s->w * ((s->h + blk - 1) / blk), rows = s->h * ((s->w + blk - 1) / blk);
     return 6 * (cols > rows ? cols : rows) * sizeof(float);
 }
@@ -332,6 +364,36 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
         snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
     if (r->p[P_BLK] > 0 && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
+}
+
+/* What the kernels cannot take, for tuning candidates (the table rows always pass; local memory is
+ * blur_local_need's): a side of a tiled rung's group below 1 (their tiles are sized by -DWGX, -DWGY: no NULL
+ * local size), the fused row pass's x side not a multiple of 4 or its rows per work-item outside 1..32 (PY
+ * accumulators in registers, loops unrolled over PY x (PY + 2R)); a block rung's group below 0, a block
+ * shorter than the carries were sized for or longer than 256 (BLK floats of private memory per work-item). */
+static bool blur_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
+{
+    (void)state;
+    int a = r->p[P_ALGO], wx = r->p[P_WGX], wy = r->p[P_WGY], py = r->p[P_PY], blk = r->p[P_BLK];
+    bool tiled = a == A_FUSED || a == A_SEP_LOCAL, blocks = a == A_RGB_V || a == A_RGB_H || a == A_RGB;
+    if (tiled && (wx < 1 || wy < 1))
+        snprintf(why, len,
+                 "wgx=%d,wgy=%d: the local tiles are sized by the work-group (-DWGX, -DWGY; no NULL)", wx,
+                 wy);
+    else if (a == A_FUSED && wx % 4)
+        snprintf(why, len,
+                 "wgx=%d: not a multiple of 4 (the row pass makes 4 adjacent outputs per work-item)", wx);
+    else if (a == A_FUSED && (py < 1 || py > 32))
+        snprintf(why, len, "py=%d: 1 to 32 rows per work-item (its accumulators are registers)", py);
+    else if (blocks && wx < 0)
+        snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
+    else if (blocks && blk < blk_min())
+        snprintf(why, len, "blk=%d: the carries are sized for blocks of %d or more", blk, blk_min());
+    else if (blocks && blk > 256)
+        snprintf(why, len, "blk=%d: at most 256 (a work-item holds its block in BLK private floats)", blk);
+    else
+        return false;
+    return true;
 }
 
 /* NaN in every output pixel: it never passes a check. */
@@ -423,12 +485,15 @@ const cg_workload cg_workload_blur = {
     .takes_images_io = true,
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = blur_setup,
     .teardown = blur_teardown,
     .model = blur_model,
     .options = blur_options,
     .prepare = blur_prepare,
     .local_need = blur_local_need,
+    .unsupported = blur_unsupported,
     .poison = blur_poison,
     .enqueue = blur_enqueue,
     .verify = blur_verify,

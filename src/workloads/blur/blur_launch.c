@@ -82,6 +82,7 @@ typedef struct launch {
     const char *stage; /* the JSON's stages_s: the step's kernel name (plans[] outlives every run) */
     cl_uint dims;
     size_t global[2], local[2];
+    bool auto_local; /* local size NULL (a block rung's wg 0): the runtime picks */
 } launch;
 
 typedef struct blur_rung {
@@ -125,14 +126,17 @@ static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch 
         l->global[1] = round_up(h, 16);
     } else if (sh == S_BLOCKS_H || sh == S_BLOCKS_W) {
         size_t blk = (size_t)r->p[P_BLK], lines = sh == S_BLOCKS_H ? h : w, len = sh == S_BLOCKS_H ? w : h;
+        l->auto_local = wx == 0;
         l->local[0] = wx;
         l->local[1] = 1;
-        l->global[0] = round_up(lines, wx);
+        l->global[0] = wx ? round_up(lines, wx) : lines;
         l->global[1] = (len + blk - 1) / blk;
     } else {
+        size_t lines = sh == S_LINE_H ? h : w;
         l->dims = 1;
+        l->auto_local = wx == 0;
         l->local[0] = wx;
-        l->global[0] = round_up(sh == S_LINE_H ? h : w, wx);
+        l->global[0] = wx ? round_up(lines, wx) : lines;
     }
 }
 
@@ -196,9 +200,13 @@ out:
 size_t blur_local_need(const void *state, const cg_rung *r)
 {
     const blur_state *s = state;
-    int wx = r->p[P_WGX], wy = r->p[P_WGY], a = r->p[P_ALGO];
-    return a == A_FUSED       ? LOCAL_FUSED(wx, wy, r->p[P_PY], s->r)
-           : a == A_SEP_LOCAL ? LOCAL_SEP(wx, wy, s->r)
+    int a = r->p[P_ALGO];
+    if (r->p[P_WGX] < 0 || r->p[P_WGY] < 0 || r->p[P_PY] < 0) return 0; /* blur_unsupported refuses them */
+    /* in size_t: a tuning candidate's values go up to 10^6 each */
+    size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
+           rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
+    return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
+           : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
 
@@ -245,7 +253,8 @@ cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     blur_rung *q = rs;
     for (size_t i = 0; i < q->n && st == CG_OK; i++) {
         cg_events_stage(ev, q->l[i].stage);
-        st = cg_enqueue_kernel(ctx, ev, q->l[i].k, q->l[i].dims, q->l[i].global, q->l[i].local);
+        st = cg_enqueue_kernel(ctx, ev, q->l[i].k, q->l[i].dims, q->l[i].global,
+                               q->l[i].auto_local ? NULL : q->l[i].local);
     }
     return st;
 }

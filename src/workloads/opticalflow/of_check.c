@@ -5,7 +5,7 @@
  * than the reference (an allowed difference at a coarser level moving the next guess) still passes, while a
  * wrong solve at any level fails there. At every level, where the reference settled (its last 3 steps below
  * OF_CONVERGED), G's rule is not within rounding and no last-iteration sample lay off the level, the flow
- * must be within tol = 2 (db_hand + [texture] db_tex) / lambda_min(G) + 2 eta + 1e-4 px [+ texture
+ * must be within tol = 2 (db_hand + [texture] db_tex + jq gsum) / lambda_min(G) + 2 eta + 1e-4 px [+ texture
  * OF_TEX_CELL] of the reference's (in that level's pixels): the shift of the fixed point b(d) = 0 that an
  * error db in b causes (|G^-1 db| <= |db| / lambda_min), twice for the linearisation, plus the distance from
  * convergence, or else be itself a fixed point of the reference's iteration (one reference step from it
@@ -49,12 +49,13 @@ static double edge_distance(double ex, double ey, size_t w, size_t h)
     return d;
 }
 
-/* Tolerance of a flow against r's answer: 2 (db_hand + [texture] db_tex) / lambda_min + 2 eta + 1e-4 px
- * [+ texture OF_TEX_CELL]. */
-static double tolerance(const of_state *s, bool texture, const of_ref_px *r)
+/* Tolerance of a flow against r's answer: 2 (db_hand + [texture] db_tex + jq gsum) / lambda_min + 2 eta +
+ * 1e-4 px [+ texture OF_TEX_CELL]; jq (grey levels) bounds the error of J's stored values (0 but for unorm16:
+ * OF_U16_QUANTUM, opticalflow.h), so every sample is off by at most jq and b by at most jq gsum. */
+static double tolerance(const of_state *s, bool texture, double jq, const of_ref_px *r)
 {
     double lmin = (double)r->lmin * s->window * s->window;
-    return 2 * (r->db_hand + (texture ? r->db_tex : 0)) / lmin + 2 * r->eta + 1e-4 +
+    return 2 * (r->db_hand + (texture ? r->db_tex : 0) + jq * r->gsum) / lmin + 2 * r->eta + 1e-4 +
            (texture ? OF_TEX_CELL : 0);
 }
 
@@ -63,16 +64,16 @@ static double tolerance(const of_state *s, bool texture, const of_ref_px *r)
  * fixed point of the reference's iteration itself (another root of b(d) = 0, reached by another path within
  * the level): one reference step from it no longer than the tolerance there (without eta; s->fixed counts
  * them, and their error is that step). *tol gets the tolerance. */
-static bool compare_flow(of_state *s, bool texture, const of_ref_px *r, int L, size_t x, size_t y, double gx,
-                         double gy, size_t i, px_check *p, cg_check *c, double *tol)
+static bool compare_flow(of_state *s, bool texture, double jq, const of_ref_px *r, int L, size_t x, size_t y,
+                         double gx, double gy, size_t i, px_check *p, cg_check *c, double *tol)
 {
     if (r->clamped || r->eta > OF_CONVERGED) return false;
-    *tol = tolerance(s, texture, r);
+    *tol = tolerance(s, texture, jq, r);
     double err = hypot(gx - r->dx, gy - r->dy);
     if (err > *tol) {
         of_ref_px f;
         of_ref_step(s, L, x, y, gx, gy, &f);
-        double step = f.eta, ftol = tolerance(s, texture, &f) - 2 * f.eta;
+        double step = f.eta, ftol = tolerance(s, texture, jq, &f) - 2 * f.eta;
         if (!f.clamped && f.status != OF_INVALID && step <= ftol) {
             s->fixed++;
             err = step;
@@ -87,7 +88,7 @@ static bool compare_flow(of_state *s, bool texture, const of_ref_px *r, int L, s
 }
 
 /* A coarser level's point i (flow buffer index b): finite, the guess where invalid, else compared. */
-static void check_coarse(of_state *s, bool texture, int L, const float *got, size_t i, size_t b,
+static void check_coarse(of_state *s, bool texture, double jq, int L, const float *got, size_t i, size_t b,
                          const of_ref_px *r, px_check *p, cg_check *c)
 {
     size_t x = s->np ? (size_t)s->pts[2 * i] >> L : i % s->lw[L],
@@ -103,11 +104,11 @@ static void check_coarse(of_state *s, bool texture, int L, const float *got, siz
             bad(p, b, "invalid point with flow (%g, %g), want its guess (%g, %g)", gx, gy, r->dx, r->dy);
         return;
     }
-    compare_flow(s, texture, r, L, x, y, gx, gy, b, p, c, &tol);
+    compare_flow(s, texture, jq, r, L, x, y, gx, gy, b, p, c, &tol);
 }
 
 /* Output i (s->got, s->got_st) of level 0, the point at pixel k. */
-static void check_px(of_state *s, bool texture, size_t i, size_t k, px_check *p, cg_check *c)
+static void check_px(of_state *s, bool texture, double jq, size_t i, size_t k, px_check *p, cg_check *c)
 {
     const of_ref_px *r = &s->lref[i];
     double gx = s->got[2 * i], gy = s->got[2 * i + 1], tol;
@@ -134,7 +135,7 @@ static void check_px(of_state *s, bool texture, size_t i, size_t k, px_check *p,
         return;
     }
     size_t before = p->bad;
-    if (!compare_flow(s, texture, r, 0, k % s->w, k / s->w, gx, gy, i, p, c, &tol)) {
+    if (!compare_flow(s, texture, jq, r, 0, k % s->w, k / s->w, gx, gy, i, p, c, &tol)) {
         s->skipped++;
         return;
     }
@@ -152,16 +153,16 @@ static size_t level_base(const of_state *s, int L)
 }
 
 /* Level L: the reference's solve from the device's guess, then every point of the level. */
-static void check_level(of_state *s, bool texture, int L, px_check *p, cg_check *c)
+static void check_level(of_state *s, bool texture, double jq, int L, px_check *p, cg_check *c)
 {
     size_t np = of_level_points(s, L), base = level_base(s, L), before = p->bad;
     const float *coarse = L + 1 < s->levels ? s->got + 2 * level_base(s, L + 1) : NULL;
     of_ref_level(s, L, coarse, s->lref);
     for (size_t i = 0; i < np; i++) {
         if (L == 0)
-            check_px(s, texture, i, of_px(s, i), p, c);
+            check_px(s, texture, jq, i, of_px(s, i), p, c);
         else
-            check_coarse(s, texture, L, s->got + 2 * base, i, base + i, &s->lref[i], p, c);
+            check_coarse(s, texture, jq, L, s->got + 2 * base, i, base + i, &s->lref[i], p, c);
     }
     c->checked += np;
     if (before == 0 && p->bad > 0) {
@@ -174,7 +175,7 @@ static void check_level(of_state *s, bool texture, int L, px_check *p, cg_check 
     }
 }
 
-static void remember(of_state *s, bool texture, const cg_check *c)
+static void remember(of_state *s, bool texture, double jq, const cg_check *c)
 {
     size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total), np = of_npoints(s);
     if (!s->last_got) s->last_got = malloc(nf * sizeof *s->last_got);
@@ -184,6 +185,7 @@ static void remember(of_state *s, bool texture, const cg_check *c)
     memcpy(s->last_got, s->got, nf * sizeof *s->got);
     memcpy(s->last_st, s->got_st, np);
     s->last_texture = texture;
+    s->last_jq = jq;
     s->last_check = *c;
     s->last_compared = s->compared;
     s->last_skipped = s->skipped;
@@ -191,11 +193,11 @@ static void remember(of_state *s, bool texture, const cg_check *c)
 }
 
 /* The same flow and status as the last check's, bit for bit (a deterministic rung's runs): its verdict. */
-static bool recall(of_state *s, bool texture, cg_check *c)
+static bool recall(of_state *s, bool texture, double jq, cg_check *c)
 {
     size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total);
-    if (!s->have_last || s->last_texture != texture || memcmp(s->last_got, s->got, nf * sizeof *s->got) ||
-        memcmp(s->last_st, s->got_st, of_npoints(s)))
+    if (!s->have_last || s->last_texture != texture || s->last_jq != jq ||
+        memcmp(s->last_got, s->got, nf * sizeof *s->got) || memcmp(s->last_st, s->got_st, of_npoints(s)))
         return false;
     *c = s->last_check;
     s->compared = s->last_compared;
@@ -204,16 +206,16 @@ static bool recall(of_state *s, bool texture, cg_check *c)
     return true;
 }
 
-void of_check(of_state *s, bool texture, cg_check *c)
+void of_check(of_state *s, bool texture, double jq, cg_check *c)
 {
-    if (recall(s, texture, c)) return;
+    if (recall(s, texture, jq, c)) return;
     px_check p;
     memset(&p, 0, sizeof p);
     memset(c, 0, sizeof *c);
     c->first_index = -1;
     s->compared = s->skipped = s->fixed = 0;
     for (int L = s->levels - 1; L >= 0; L--)
-        check_level(s, texture, L, &p, c);
+        check_level(s, texture, jq, L, &p, c);
     c->mismatches = p.bad;
     c->ok = p.bad == 0;
     if (!c->ok) {
@@ -226,7 +228,7 @@ void of_check(of_state *s, bool texture, cg_check *c)
         for (size_t i = 0; len >= 0 && (size_t)len + 1 < sizeof c->detail && p.what[i]; i++, len++)
             c->detail[len] = p.what[i], c->detail[len + 1] = '\0';
     }
-    remember(s, texture, c);
+    remember(s, texture, jq, c);
 }
 
 void of_report(of_state *s, const char *rung)

@@ -4,6 +4,7 @@
  * replays the list, every command's event recorded, so that a run is timed as a whole. Sparse (s->np), the
  * solve steps are 1D over the point list and take it, its length and the level as three more arguments. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
@@ -13,7 +14,7 @@
 typedef enum { GRAD_NONE, GRAD_F2, GRAD_F4 } grad_kind;
 typedef enum { TENS_NONE, TENS_WINDOW, TENS_BOX } tens_kind;
 
-typedef enum { IMG_NONE, IMG_FLOAT } img_kind;
+typedef enum { IMG_NONE, IMG_FLOAT, IMG_U16 } img_kind;
 
 typedef struct plan {
     img_kind images;
@@ -24,7 +25,7 @@ typedef struct plan {
 static const plan plans[] = {
     [PLAN_NAIVE] = {IMG_NONE, GRAD_NONE, TENS_NONE}, [PLAN_PRE] = {IMG_NONE, GRAD_F2, TENS_WINDOW},
     [PLAN_LOCAL] = {IMG_NONE, GRAD_F2, TENS_WINDOW}, [PLAN_IMG] = {IMG_FLOAT, GRAD_F2, TENS_WINDOW},
-    [PLAN_BEST] = {IMG_FLOAT, GRAD_F4, TENS_BOX},
+    [PLAN_BEST] = {IMG_FLOAT, GRAD_F4, TENS_BOX},    [PLAN_U16] = {IMG_U16, GRAD_F4, TENS_BOX},
 };
 
 #define MAX_STEPS (1 + 6 * OF_MAX_LEVELS)
@@ -35,6 +36,7 @@ typedef struct step {
     int level;
     cl_uint dims;
     size_t global[2], local[2];
+    bool auto_local; /* local size NULL (wgx=0,wgy=0): the runtime picks */
 } step;
 
 typedef struct of_rung {
@@ -54,6 +56,11 @@ const char *of_rung_name(const void *rs)
 bool of_rung_uses_images(const void *rs)
 {
     return ((const of_rung *)rs)->images != IMG_NONE;
+}
+
+double of_rung_jquant(const void *rs)
+{
+    return ((const of_rung *)rs)->images == IMG_U16 ? OF_U16_QUANTUM : 0;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -78,11 +85,13 @@ static step *next_step(of_rung *q)
     return p;
 }
 
-/* A new 2D step over level L's pixels (the rung's work-group, clamped to the device). */
+/* A new 2D step over level L's pixels (the rung's work-group, clamped to the device; wgx=0,wgy=0: NULL). */
 static step *add2d(of_rung *q, const of_state *s, int L)
 {
     step *p = next_step(q);
     size_t wx = (size_t)q->r->p[P_WGX], wy = (size_t)q->r->p[P_WGY];
+    p->auto_local = wx == 0 || wy == 0; /* both 0: of_unsupported refuses one alone */
+    if (p->auto_local) wx = wy = 1;     /* global = the level's size */
     while (wx * wy > s->max_wg && wy > 1)
         wy /= 2;
     while (wx * wy > s->max_wg && wx > 1)
@@ -145,6 +154,21 @@ static void image_steps(of_rung *q, const of_state *s)
     q->stage = "images";
     for (int L = 0; L < s->levels && q->img; L++)
         next_step(q)->level = L;
+}
+
+/* unorm16: the second frame's levels written into the unorm16 images by a kernel (a copy moves bytes). */
+static cg_status u16_steps(of_rung *q, const of_state *s, cl_program prog)
+{
+    cg_status st = CG_OK;
+    q->stage = "images";
+    for (int L = 0; L < s->levels; L++) {
+        cl_int off = (cl_int)s->off[L], w = (cl_int)s->lw[L], h = (cl_int)s->lh[L];
+        step *p = add2d(q, s, L);
+        CG_TRY_OBJ(p->k, clCreateKernel(prog, "of_to_u16", CG_ERRP));
+        ARGS(p->k, M(s->pyr[1]), M(q->img[L]), I(off), I(w), I(h));
+    }
+out:
+    return st;
 }
 
 /* Per level: the derivatives, then G (window by window, or rows then columns). */
@@ -236,11 +260,15 @@ cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog
     CG_FAIL_IF(!q, CG_E_RUNTIME, "opticalflow: out of host memory");
     q->r = r;
     q->images = pl->images;
-    q->img = pl->images == IMG_FLOAT ? s->jimg : NULL;
+    q->img = pl->images == IMG_FLOAT ? s->jimg : pl->images == IMG_U16 ? s->jimg16 : NULL;
     CG_FAIL_IF(q->img && !q->img[0], CG_E_RUNTIME,
                "opticalflow: rung %s needs CL_R images this device cannot make", r->name);
     if ((st = pyramid_steps(q, s, prog)) != CG_OK) goto out;
-    image_steps(q, s);
+    if (q->images == IMG_U16)
+        st = u16_steps(q, s, prog);
+    else
+        image_steps(q, s);
+    if (st != CG_OK) goto out;
     if ((st = tensor_steps(q, s, pl, prog)) != CG_OK) goto out;
     st = solve_steps(q, s, pl, prog);
 out:
@@ -261,7 +289,9 @@ cg_status of_enqueue(cg_ctx *ctx, void *state, void *rsp, cg_events *ev)
         const step *p = &q->st[i];
         cg_events_stage(ev, p->stage);
         if (p->k) {
-            if ((st = cg_enqueue_kernel(ctx, ev, p->k, p->dims, p->global, p->local)) != CG_OK) break;
+            if ((st = cg_enqueue_kernel(ctx, ev, p->k, p->dims, p->global,
+                                        p->auto_local ? NULL : p->local)) != CG_OK)
+                break;
             continue;
         }
         cl_event *e = cg_events_next(ev);
@@ -280,11 +310,44 @@ cg_status of_poison(cg_ctx *ctx, void *state, void *rsp)
     const of_state *s = state;
     const of_rung *q = rsp;
     cl_float4 nan4 = {{NAN, NAN, NAN, NAN}};
+    if (q->images == IMG_U16) nan4 = (cl_float4){{1, 1, 1, 1}}; /* unorm holds no NaN: flat white (255) */
     for (int L = 0; L < s->levels && q->img; L++) {
         size_t origin[3] = {0, 0, 0}, region[3] = {s->lw[L], s->lh[L], 1};
         CG_TRY(clEnqueueFillImage(ctx->queue, q->img[L], &nan4, origin, region, 0, NULL, NULL));
     }
     CG_TRY(clFinish(ctx->queue));
+out:
+    return st;
+}
+
+/* Both the read-only and the write-only lists: of_to_u16 writes the images, the solve reads them. */
+cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
+{
+    cg_status st = CG_OK;
+    cl_mem_flags use[2] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+    cl_image_format list[512], f = {CL_R, CL_UNORM_INT16};
+    for (int u = 0; u < 2; u++) {
+        cl_uint n = 0;
+        bool found = false;
+        if (clGetSupportedImageFormats(ctx->context, use[u], CL_MEM_OBJECT_IMAGE2D, 512, list, &n) !=
+            CL_SUCCESS)
+            n = 0;
+        for (cl_uint i = 0; i < n && i < 512; i++)
+            found |= list[i].image_channel_order == CL_R && list[i].image_channel_data_type == CL_UNORM_INT16;
+        if (!found) {
+            snprintf(s->u16_why, sizeof s->u16_why, "the device does not %s CL_R CL_UNORM_INT16 2D images",
+                     u ? "write" : "read");
+            return CG_OK;
+        }
+    }
+    for (int L = 0; L < s->levels; L++) {
+        cl_image_desc d;
+        memset(&d, 0, sizeof d);
+        d.image_type = CL_MEM_OBJECT_IMAGE2D;
+        d.image_width = s->lw[L];
+        d.image_height = s->lh[L];
+        CG_TRY_OBJ(s->jimg16[L], clCreateImage(ctx->context, CL_MEM_READ_WRITE, &f, &d, NULL, CG_ERRP));
+    }
 out:
     return st;
 }

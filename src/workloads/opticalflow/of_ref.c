@@ -133,7 +133,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
 {
     size_t w = l->w, h = l->h, k0 = y * w + x;
     long r = s->window / 2;
-    double nwin = (double)s->window * s->window, vx = 0, vy = 0, eta = 0, hand = 0, tex = 0, acc = 0;
+    double nwin = (double)s->window * s->window, vx = 0, vy = 0, eta = 0, hand = 0, tex = 0, acc = 0, gs = 0;
     bool clamped = false;
     double xx = l->gxx[k0], xy = l->gxy[k0], yy = l->gyy[k0], det = xx * yy - xy * xy;
     double lmin = min_eig(xx, xy, yy);
@@ -155,6 +155,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
                 double gi = fabs(l->ix[q]) + fabs(l->iy[q]);
                 hand += gi * (dj * dp + 8 * U * 255);
                 tex += gi * dj * TEX_WEIGHT;
+                gs += gi;
                 acc += gi * fabs(e);
             }
         }
@@ -170,6 +171,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
     px->eta = (float)eta;
     px->db_hand = (float)(hand + 2 * gam * acc);
     px->db_tex = (float)tex;
+    px->gsum = (float)gs;
     px->ambiguous = l->amb[k0];
     px->clamped = clamped;
     px->status = valid ? OF_TRACKED : OF_INVALID;

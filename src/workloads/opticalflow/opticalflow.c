@@ -31,6 +31,21 @@ static const cg_rung rungs[] = {
      "of_solve_img", NULL, IMGF, 0, {PLAN_IMG, 16, 16}},
     {"best", "vs image-linear: level + derivatives packed in one float4 per pixel, G by a separable box sum",
      "of_solve_best", NULL, IMGF, 0, {PLAN_BEST, 16, 16}},
+    {"unorm16", "vs best: second frame's levels in CL_UNORM_INT16 images (2 B, full-rate filtering) not CL_FLOAT",
+     "of_solve_u16", NULL, CG_FEAT_IMAGES, 0, {PLAN_U16, 16, 16}},
+};
+
+/* The tuning spaces (`clgauge tune`, core/tune.h): the 2D work-group of every dense step (pyramid, gradients,
+ * G, solve), NULL (wgx=0,wgy=0) included: no kernel but local-tile's sizes anything by it; local-tile's tile,
+ * which is its work-group (reqd_work_group_size(TX, TY); its local memory from of_local_need). Every rung's
+ * own 16x16 among them. */
+static const cg_tspace spaces[] = {
+    {"buffers,precomputed,image-linear,best,unorm16", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 5, {0, 16, 32, 64, 128}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 6, {0, 1, 2, 4, 8, 16}}}},
+    {"local-tile", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 3, {8, 16, 32}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
 };
 /* clang-format on */
 
@@ -221,6 +236,7 @@ static cg_status make_device_data(cg_ctx *ctx, of_state *s)
     if (s->np) CG_TRY_BUF(ctx, in, s->np * 2 * sizeof(cl_int), s->pts, CG_BUF_INPUT, &s->pts_buf);
     if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
         st = make_images(ctx, s, CL_FLOAT, s->jimg);
+    if (st == CG_OK && (ctx->features & CG_FEAT_IMAGES)) st = of_make_u16_images(ctx, s);
 out:
     return st;
 }
@@ -236,6 +252,7 @@ static void of_teardown(void *state)
         if (m[i]) clReleaseMemObject(m[i]);
     for (int L = 0; L < OF_MAX_LEVELS; L++) {
         if (s->jimg[L]) clReleaseMemObject(s->jimg[L]);
+        if (s->jimg16[L]) clReleaseMemObject(s->jimg16[L]);
     }
     free(s->frame[0]);
     free(s->frame[1]);
@@ -316,11 +333,14 @@ static void of_model(const void *state, const cg_rung *r, cg_model *m)
     m->bytes_note = "R+W: two 1 B/px frames + 8 B/pt positions read, 8 B/pt flow and 1 B/pt status written";
 }
 
+/* TX, TY: local-tile's tile (its reqd_work_group_size); a NULL work-group (wgx=0,wgy=0, any other rung)
+ * builds it with the default 16x16, which that rung does not launch. */
 static void of_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const of_state *s = state;
+    int tx = r->p[P_WGX] > 0 ? r->p[P_WGX] : 16, ty = r->p[P_WGY] > 0 ? r->p[P_WGY] : 16;
     snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DTX=%d -DTY=%d%s", s->window / 2, s->iters,
-             OF_MIN_EIG, r->p[P_WGX], r->p[P_WGY], s->np ? " -DSPARSE=1" : "");
+             OF_MIN_EIG, tx, ty, s->np ? " -DSPARSE=1" : "");
 }
 
 /* local-tile's tile grows with --window (the row gives the least, for --window 3); sparse, it does not run.
@@ -336,7 +356,26 @@ static size_t of_local_need(const void *state, const cg_rung *r)
 static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const of_state *s = state;
-    size_t wg = (size_t)r->p[P_WGX] * (size_t)r->p[P_WGY];
+    int wx = r->p[P_WGX], wy = r->p[P_WGY];
+    if (r->p[P_PLAN] == PLAN_U16 && !s->jimg16[0]) {
+        snprintf(why, len, "%s", s->u16_why[0] ? s->u16_why : "no unorm16 images were made");
+        return true;
+    }
+    size_t wg = wx > 0 && wy > 0 ? (size_t)wx * (size_t)wy : 0;
+    if (wx < 0 || wy < 0 || (wx == 0) != (wy == 0) || (r->p[P_PLAN] == PLAN_LOCAL && wg == 0)) {
+        snprintf(why, len, "wgx=%d,wgy=%d: %s", wx, wy,
+                 wx < 0 || wy < 0             ? "work-group sides, or both 0 for NULL"
+                 : r->p[P_PLAN] == PLAN_LOCAL ? "local-tile's tile is its work-group (reqd_work_group_size)"
+                                              : "local size NULL needs both 0");
+        return true;
+    }
+    if (s->np && (wg == 0 || (wg & (wg - 1)))) {
+        snprintf(
+            why, len,
+            "wgx=%d,wgy=%d: sparse points run 1D groups of wgx x wgy work-items, a power of two (not NULL)",
+            wx, wy);
+        return true;
+    }
     if (r->p[P_PLAN] == PLAN_LOCAL && s->np) {
         snprintf(why, len,
                  "a work-group per %dx%d tile of neighbouring pixels sharing their windows in local memory; "
@@ -357,7 +396,7 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * nflow * sizeof(float), s->got, 0, NULL,
                                NULL));
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, np, s->got_st, 0, NULL, NULL));
-    of_check(s, of_rung_uses_images(rs), c);
+    of_check(s, of_rung_uses_images(rs), of_rung_jquant(rs), c);
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
     if (s->np) memset(s->saved, 0, s->n); /* sparse: black but at the points */
@@ -404,6 +443,8 @@ const cg_workload cg_workload_opticalflow = {
     .release = of_release,
     .save_output = of_save_output,
     .validate = of_validate,
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .local_need = of_local_need,
     .unsupported = of_unsupported,
 };

@@ -26,8 +26,18 @@ enum { P_PLAN, P_WGX, P_WGY };
 /* PLAN_NAIVE: derivatives and G inside the solve; PLAN_PRE: Scharr derivatives (float2) and G (a window sum)
  * precomputed per level; PLAN_IMG: as PRE, the second frame's levels copied into images read through a
  * linear sampler; PLAN_BEST: as IMG, the level and its derivatives packed in one float4 and G by a separable
- * box sum (two passes). */
-enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST };
+ * box sum (two passes); PLAN_U16: as BEST, the second frame's levels in CL_R CL_UNORM_INT16 images (written
+ * by a kernel as level / 255, read back times 255) instead of CL_FLOAT ones. */
+enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16 };
+/* The most a unorm16 J level's value, as the solve reads it back (x 255), can be off the float level's, in
+ * grey levels: one quantum 255 / 65535. The write's float-to-unorm16 conversion is within 0.6 quantum (OpenCL
+ * C spec, "Converting floating-point values to normalized integer channel data types"; 0.5 where it rounds to
+ * nearest), the / 255, the read's unorm-to-float conversion and the x 255 a few float roundings of at most
+ * 255 each (about 1e-4 quantum), the texture weights' 1/256 applied to differences of stored values off by at
+ * most 2 x 0.6 quanta 0.005 quantum: 0.61 quantum in all, rounded up to 1. Level 0 (integers 0..255) is
+ * exact: 255 v / 255 x 65535 = 257 v. The filtered sample blends its four stored values with weights that sum
+ * to 1, so it is off by at most this too, and b by at most it times sum |grad I| over the window (gsum). */
+#define OF_U16_QUANTUM (255.0 / 65535.0)
 /* PLAN_LOCAL: as PRE, one work-group per tile, the tile and its window's halo of the level and its
  * derivatives (a float4 a pixel) in local memory. Its local bytes for a tx x ty group and window radius r: */
 #define OF_LOCAL_BYTES(tx, ty, r) ((size_t)((tx) + 2 * (r)) * ((ty) + 2 * (r)) * 4 * sizeof(float))
@@ -44,6 +54,7 @@ typedef struct of_ref_px {
     float eta;     /* the longest of the last 3 steps: the distance from convergence */
     float db_hand; /* bound on |delta b| from a float bilinear sample and float sums */
     float db_tex;  /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
+    float gsum;    /* sum |Ix| + |Iy| over the window: |delta b| per grey level of error in every J sample */
 } of_ref_px;
 
 typedef struct of_state {
@@ -72,6 +83,7 @@ typedef struct of_state {
     float *last_got;
     uint8_t *last_st;
     bool have_last, last_texture;
+    double last_jq;
     cg_check last_check;
     size_t last_compared, last_skipped, last_fixed;
     uint8_t *saved; /* the last verified flow's magnitude as grey, for --output */
@@ -82,10 +94,12 @@ typedef struct of_state {
     size_t max_wg;
     /* pyr[0] the first frame's levels, [1] the second; sparse: flow np float2 a level, status np, pts_buf */
     cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status, pts_buf;
-    cl_mem jimg[OF_MAX_LEVELS]; /* the second frame's levels as CL_R float images, NULL without images */
-    char summary[512];          /* of_report: "buffers 0.0619, ..." each verified rung's end-point error */
-    char summary_head[160];     /* the valid/compared counts of the first rung reported */
-    char summary_ref[40];       /* " (reference 0.0619)": the reference's own end-point error */
+    cl_mem jimg[OF_MAX_LEVELS];   /* the second frame's levels as CL_R float images, NULL without images */
+    cl_mem jimg16[OF_MAX_LEVELS]; /* and as CL_R CL_UNORM_INT16 images (unorm16), NULL where unsupported */
+    char u16_why[160];            /* unorm16's unsupported reason when jimg16 is NULL */
+    char summary[512];            /* of_report: "buffers 0.0619, ..." each verified rung's end-point error */
+    char summary_head[160];       /* the valid/compared counts of the first rung reported */
+    char summary_ref[40];         /* " (reference 0.0619)": the reference's own end-point error */
 } of_state;
 
 /* The points solved: np when sparse, else every pixel. */
@@ -114,14 +128,19 @@ cg_status of_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void of_release(void *rs);
 const char *of_rung_name(const void *rs);
 bool of_rung_uses_images(const void *rs);
+/* The bound on the error of the rung's stored J values in grey levels: OF_U16_QUANTUM for unorm16, else 0. */
+double of_rung_jquant(const void *rs);
+/* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why. */
+cg_status of_make_u16_images(cg_ctx *ctx, of_state *s);
 /* Untimed, before every run: fills the second frame's images of an image rung with NaN (the runner poisons
  * buffers only), so that a rung that skips the copy into them fails. */
 cg_status of_poison(cg_ctx *ctx, void *state, void *rs);
 
 /* of_check.c: compares s->got and s->got_st with the reference (the rule and its tolerance are derived in
  * docs/workloads/opticalflow.md); texture: the second frame was read through a texture unit's bilinear
- * filter, whose weights may have only 8 fractional bits. */
-void of_check(of_state *s, bool texture, cg_check *c);
+ * filter, whose weights may have only 8 fractional bits; jq: the bound on its stored values' error, grey
+ * levels (of_rung_jquant). */
+void of_check(of_state *s, bool texture, double jq, cg_check *c);
 /* Logs once per rung (INFO) how many flows were compared, and on the synthetic pair the mean end-point error
  * of the verified flow against the known motion next to the reference's. */
 void of_report(of_state *s, const char *rung);

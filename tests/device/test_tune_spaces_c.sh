@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Device test of the tuning spaces of blur and opticalflow (`clgauge tune`, issue 20) on the default device, at
+# sizes that are not multiples of any group, tile or block: every candidate either runs and passes the check
+# with its own values reaching the kernel (its work-group as launched, its local memory as the kernel reports
+# it), or is skipped as unsupported with the workload's reason. Nothing is clamped.
+#  1. blur:fused: wgx 16 and 10 x py 4 and 33 (wgy 4): 16x4 with 4 rows a work-item launches 16x4 with its
+#     LOCAL_FUSED bytes; wgx=10 (not a multiple of 4) and py=33 (over 32) refused;
+#  2. blur:recursive-blocks: wg 0 (NULL, "auto") and 48 x blk 4 and 16: blk=4 is shorter than the carries were
+#     sized for (8) and refused; blk=16 runs (a wrong -DBLK fails the check: the host's block maps are for 16);
+#  3. blur:sep-local 8x64 under a 9000 B local-memory cap: refused for the row kernel's 64 x (8 + 30) floats
+#     (9728 B), more than the column kernel's tile;
+#  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
+#     NULL and 3x4 are refused (1D groups of a power of two).
+# Usage: bash test_tune_spaces_c.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
+
+tune_setup tune_spaces_c
+
+# 1. blur:fused: the group's x side, the rows per work-item.
+tune blur:fused --size 37x29 --space 'wgx=16,10;wgy=4;py=4,33'
+check "blur:fused" '
+launched("wgx=16,wgy=4,py=4", "16x4", (4 * 4 + 30) * (((16 + 30) | 1) + 16 + 1) * 4)
+for py in (4, 33):
+    skip("wgx=10,wgy=4,py=%d" % py, "not a multiple of 4")
+skip("wgx=16,wgy=4,py=33", "py=33: 1 to 32")
+ok("wgx=32,wgy=8,py=8")
+'
+
+# 2. blur:recursive-blocks: NULL and a 48 group, blocks of 16 and a block too short for the carries.
+tune blur:recursive-blocks --size 37x29 --space 'wg=0,48;blk=4,16'
+check "blur:recursive-blocks" '
+launched("wg=0,blk=16", "auto", 0)
+launched("wg=48,blk=16", "48x1", 0)
+for g in (0, 48):
+    skip("wg=%d,blk=4" % g, "sized for blocks of 8 or more")
+'
+
+# 3. blur:sep-local: the larger of its two kernels' tiles counts.
+CLGAUGE_LOCAL_MEM_CAP=9000 tune blur:sep-local --size 37x29 --space 'wgx=8;wgy=64'
+check "blur:sep-local" '
+skip("wgx=8,wgy=64", "needs 9728 B of local memory")
+'
+
+# 4. opticalflow:best, dense then sparse.
+tune opticalflow:best --size 67x45 --window 7 --space 'wgx=0,16;wgy=0,4'
+check "opticalflow:best" '
+launched("wgx=0,wgy=0", "auto", 0)
+launched("wgx=16,wgy=4", "16x4", 0)
+skip("wgx=0,wgy=4", "local size NULL needs both 0")
+skip("wgx=16,wgy=0", "local size NULL needs both 0")
+'
+tune opticalflow:best --size 67x45 --window 7 --grid-step 5 --space 'wgx=0,3;wgy=0,4'
+check "opticalflow:best sparse" '
+for p in ("wgx=0,wgy=0", "wgx=3,wgy=4"):
+    skip(p, "a power of two")
+launched("wgx=16,wgy=16", "256", 0)
+'
+
+finish
