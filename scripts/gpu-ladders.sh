@@ -116,6 +116,10 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
       --size 8192 --filter 2-32 --runs 1 --warmup 0 ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
+  of-u16) # issue 19: the J levels as 16-bit unorm images against best, dense 1080p and 640x480, sparse 1080p
+    run of-u16-1080p opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --size 1920x1080 --runs 5 &&
+      run of-u16-640x480 opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --runs 10 &&
+      run of-u16-1080p-pts opticalflow:best,opticalflow:unorm16 --size 1920x1080 --points 100000 --runs 3 ;;
   hist-read) # issue 21: the one-launch histogram rungs (no fill), the contiguous chunks and nv-match beside
     # best and two-pass, u8 random and all-equal and u32 random at 2^28 bytes
     H=histogram:best,histogram:two-pass,histogram:one-kernel,histogram:self-zero,histogram:chunked,histogram:nv-match
