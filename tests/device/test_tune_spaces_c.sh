@@ -31,7 +31,7 @@ tune blur:recursive-blocks --size 37x29 --space 'wg=0,48;blk=4,16'
 check "blur:recursive-blocks" '
 launched("wg=0,blk=16", "auto", 0)
 # the row facts show the kernel with the most device time: a block pass (48x1) or the 1D fix-up (48), as
-# the machine's timing falls; either way the group of 48 reached the launch
+# the timing on the machine falls; either way the group of 48 reached the launch
 r = ok("wg=48,blk=16")
 if r and (r["wg_local"], r["kernel_local_bytes"]) not in (("48x1", 0), ("48", 0)):
     bad.append("wg=48,blk=16: launched %s with %s B local, want 48x1 or 48 with 0" % (r["wg_local"],
