@@ -116,6 +116,19 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     RUN_DEVICE=cpu RUN_TIMEOUT=560 run conv-sweep-cpu convolution:naive,convolution:unroll4,convolution:unroll4-if \
       --size 8192 --filter 2-32 --runs 1 --warmup 0 ;;
   lcs) run lcs-512k lcs:tiled,lcs:bitpar-wg,lcs:best --size 524288 --runs 3 && run lcs-16k lcs --size 16384 --runs 3 ;;
+  tune-extra) # issues 20, 21: histogram:self-zero with 8 loads in flight and one wave of groups, blur:fused's
+    # whole space (every candidate, no budget cut), then both rungs untuned and tuned in one job
+    for a in "histogram:self-zero --space wg=512,1024;copies=32;loads=4,8;grid=1,2 --budget 60" \
+      "blur:fused --budget 240"; do
+      t=${a%% *}
+      n=tune-x-${t//:/-}
+      echo "\$ clgauge tune $a --runs 5 --device gpu --json $n.json" >>"$out/commands.txt"
+      # shellcheck disable=SC2086 # the words of $a are the arguments
+      timeout 280 $cg tune $a --runs 5 --device gpu --json "$out/$n.json" >"$out/$n.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done
+    run tune-x-untuned histogram:self-zero,blur:fused --no-tuned --runs 10 &&
+      run tune-x-tuned histogram:self-zero,blur:fused --runs 10 ;;
   of-u16) # issue 19: the J levels as 16-bit unorm images against best, dense 1080p and 640x480, sparse 1080p
     run of-u16-1080p opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --size 1920x1080 --runs 5 &&
       run of-u16-640x480 opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --runs 10 &&
