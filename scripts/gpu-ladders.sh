@@ -50,6 +50,13 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
         --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
       echo "rc=$?" >>"$out/commands.txt"
     done ;;
+  hist-cpu) # issue 21 on PoCL: the GPU machine's CPU (16 cores), histogram's CPU rung beside best and OpenCV's
+    # calcHist / NumPy's bincount (cpu_peers.py, same machine)
+    RUN_DEVICE=cpu run hist-cpu histogram:best,histogram:self-zero,histogram:cpu-private --size 67108864 --runs 10 &&
+      RUN_DEVICE=cpu run hist-cpu-allequal histogram:best,histogram:cpu-private --size 67108864 --pattern allequal --runs 10
+    echo "\$ python3 .peers/cpu_peers.py" >>"$out/commands.txt"
+    timeout 200 python3 .peers/cpu_peers.py >"$out/cpu-peers.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   scan-cpu) # issue 14 on PoCL: the GPU machine's CPU (16 cores) through PoCL, NumPy's cumsum beside it
     RUN_DEVICE=cpu run scan-cpu scan:best,scan:vload,scan:chunked,scan:chunked-vec8 --size 67108864 --runs 5
     echo "\$ python3 .peers/cpu_peers.py" >>"$out/commands.txt"

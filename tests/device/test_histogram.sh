@@ -45,7 +45,7 @@ names = [r["rung"] for r in rows]
 want = ("seed-subhist", "seed-local", "seed-copies2", "seed-copies4", "seed-copies8", "seed-copies16",
         "seed-copies32", "seed-cu-groups", "global-atomic", "local", "local-copies32", "local-spread",
         "packed-uint4", "packed-1copy", "two-pass", "best", "deep-loads", "one-kernel", "self-zero", "chunked",
-        "nv-match")
+        "nv-match", "cpu-private")
 bad = [] if tuple(names) == want else ["rungs %s, want %s" % (names, want)]
 # nv-match needs inline PTX: unsupported with its reason off NVIDIA (PoCL), ok there.
 ptx = [r for r in rows if r["rung"] == "nv-match" and r["status"] == "unsupported"]

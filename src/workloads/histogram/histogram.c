@@ -86,6 +86,8 @@ static const cg_rung rungs[] = {
      "hist_vec", "-DCHUNKED", 0, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
     {"nv-match", "vs self-zero: warp-aggregated local updates: lanes with one bin (inline-PTX match.any.sync) elect one that adds their count",
      "hist_vec", "-DNV_MATCH", CG_FEAT_NV_PTX, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
+    {"cpu-private", "vs best, the CPU's layout: a group is one work-item counting its own chunk into 4 private copies of the bins, no atomics until its 256 adds",
+     "hist_private", NULL, 0, 0, {1, 4, 1, 4, MERGE_ATOMIC}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h) of the local-memory rungs: hist_local's, hist_vec's with
@@ -453,7 +455,8 @@ static int kind(int v)
 
 /* What the kernels and buffers cannot take, for tuning candidates (the table rows always pass): a work-group
  * that is not a power of two (it would be rounded, not run as asked), copies outside 1..wg (a copy no
- * work-item counts into), loads or grid of another kind than the rung's, more rows than setup sized. */
+ * work-item counts into; hist_private's private copies: 1..8), loads or grid of another kind than the rung's,
+ * more rows than setup sized. */
 static bool hist_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
     const hist_state *s = state;
@@ -462,7 +465,9 @@ static bool hist_unsupported(const void *state, const cg_rung *r, char *why, siz
     if (wg <= 0 || (wg & (wg - 1))) {
         snprintf(why, len,
                  "wg=%d: the kernels need a power of two (reqd_work_group_size(WG), a tree halving it)", wg);
-    } else if (copies < 1 || copies > wg) {
+    } else if (!strcmp(r->kernel, "hist_private") && (copies < 1 || copies > 8)) {
+        snprintf(why, len, "copies=%d: 1 to 8 private copies of the bins (hist_private)", copies);
+    } else if (strcmp(r->kernel, "hist_private") && (copies < 1 || copies > wg)) {
         snprintf(why, len, "copies=%d: 1 to wg=%d (work-item lid counts into copy lid %% copies)", copies,
                  wg);
     } else if (kind(r->p[P_LOADS]) != kind(row->p[P_LOADS])) {

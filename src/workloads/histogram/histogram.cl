@@ -327,3 +327,41 @@ __kernel REQD_WG void hist_vec(__global const uint4 *in, __global uint *out, uin
     last_group(h, &last, out, bins, state);
 #endif
 }
+
+/* The CPU's histogram (the AMD chapter's advice for CPUs; issue 21): a group is one work-item (WG 1) that
+ * counts its own contiguous chunk of uint4s into COPIES private copies of the 256 bins, with no atomics while
+ * counting (consecutive pixels go to consecutive copies, so an increment does not wait on the one before it
+ * when bins repeat), then adds its counts into the bins with at most 256 global atomics (out zeroed by the
+ * host). The last n % PPV pixels are counted by the last group. */
+__kernel REQD_WG void hist_private(__global const uint4 *in, __global uint *out, uint n)
+{
+    uint h[COPIES][256];
+    for (uint c = 0; c < COPIES; c++)
+        for (uint b = 0; b < 256; b++)
+            h[c][b] = 0;
+    uint nv = n / PPV, g = get_num_groups(0), id = get_group_id(0);
+    uint per = (nv + g - 1) / g, lo = min(id * per, nv), hi = min(lo + per, nv);
+    for (uint i = lo; i < hi; i++) {
+        uint4 v = in[i];
+#if PIXEL == 32
+        h[0 % COPIES][v.x]++;
+        h[1 % COPIES][v.y]++;
+        h[2 % COPIES][v.z]++;
+        h[3 % COPIES][v.w]++;
+#else
+        uint w[4] = {v.x, v.y, v.z, v.w};
+        for (uint k = 0; k < 4; k++)
+            for (uint b = 0; b < 4; b++)
+                h[(4 * k + b) % COPIES][(w[k] >> (8 * b)) & 255]++;
+#endif
+    }
+    if (id == g - 1)
+        for (uint t = nv * PPV; t < n; t++)
+            h[0][((__global const pixel *)in)[t]]++;
+    for (uint b = 0; b < 256; b++) {
+        uint s = 0;
+        for (uint c = 0; c < COPIES; c++)
+            s += h[c][b];
+        if (s) atomic_add(&out[b], s);
+    }
+}
