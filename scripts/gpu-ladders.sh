@@ -52,6 +52,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     done ;;
   hist-cpu) # issue 21 on PoCL: the GPU machine's CPU (16 cores), histogram's CPU rung beside best and OpenCV's
     # calcHist / NumPy's bincount (cpu_peers.py, same machine)
+    run hist-gpu-private histogram:best,histogram:cpu-private --runs 3 # the CPU rung verified on the GPU too
     RUN_DEVICE=cpu run hist-cpu histogram:best,histogram:self-zero,histogram:cpu-private --size 67108864 --runs 10 &&
       RUN_DEVICE=cpu run hist-cpu-allequal histogram:best,histogram:cpu-private --size 67108864 --pattern allequal --runs 10
     echo "\$ python3 .peers/cpu_peers.py" >>"$out/commands.txt"
