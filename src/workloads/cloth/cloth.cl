@@ -174,6 +174,19 @@ __kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float
     pos[y * W + x] = gather_seq(pos, x, y, W, H, rest, stiff);
 }
 
+/* JSUM(buf, stride, dx, dy, f): Jacobi's term of the spring to the neighbour (dx, dy) of the particle p at
+ * buf[i] (rows `stride` apart), when it is inside the grid: its correction added to (sx, sy, sz), n counted.
+ * cloth_jacobi (global memory) and cloth_jtile (local memory) compute every particle with it. */
+#define JSUM(buf, stride, dx, dy, f)                                                                         \
+    if (INSIDE(dx, dy)) {                                                                                    \
+        float4 q = buf[i + (dy) * (stride) + (dx)];                                                          \
+        float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
+        sx = sx + (q.x - p.x) * fa;                                                                          \
+        sy = sy + (q.y - p.y) * fa;                                                                          \
+        sz = sz + (q.z - p.z) * fa;                                                                          \
+        n++;                                                                                                 \
+    }
+
 /* Jacobi: every particle from the previous iterate src into dst: the sum of its springs' corrections, all
  * computed from src, scaled by jscale[its spring count]. */
 __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest,
@@ -187,15 +200,7 @@ __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int
     int i = y * W + x, n = 0;
     float4 p = src[i];
     float sx = 0.0f, sy = 0.0f, sz = 0.0f;
-#define SUM(dx, dy, f)                                                                                       \
-    if (INSIDE(dx, dy)) {                                                                                    \
-        float4 q = src[i + (dy)*W + (dx)];                                                                   \
-        float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
-        sx = sx + (q.x - p.x) * fa;                                                                          \
-        sy = sy + (q.y - p.y) * fa;                                                                          \
-        sz = sz + (q.z - p.z) * fa;                                                                          \
-        n++;                                                                                                 \
-    }
+#define SUM(dx, dy, f) JSUM(src, W, dx, dy, f)
     FOR_SPRINGS(SUM)
 #undef SUM
     float s = jscale[n];
@@ -266,15 +271,7 @@ static float4 jacobi_local(__local const float4 *t, int i, int x, int y, int W, 
     float4 p = t[i];
     float sx = 0.0f, sy = 0.0f, sz = 0.0f;
     int n = 0;
-#define LSUM(dx, dy, f)                                                                                      \
-    if (INSIDE(dx, dy)) {                                                                                    \
-        float4 q = t[i + (dy)*JW + (dx)];                                                                    \
-        float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
-        sx = sx + (q.x - p.x) * fa;                                                                          \
-        sy = sy + (q.y - p.y) * fa;                                                                          \
-        sz = sz + (q.z - p.z) * fa;                                                                          \
-        n++;                                                                                                 \
-    }
+#define LSUM(dx, dy, f) JSUM(t, JW, dx, dy, f)
     FOR_SPRINGS(LSUM)
 #undef LSUM
     float s = jscale[n];

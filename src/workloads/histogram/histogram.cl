@@ -359,9 +359,9 @@ __kernel REQD_WG void hist_private(__global const uint4 *in, __global uint *out,
         for (uint t = nv * PPV; t < n; t++)
             h[0][((__global const pixel *)in)[t]]++;
     for (uint b = 0; b < 256; b++) {
-        uint s = 0;
-        for (uint c = 0; c < COPIES; c++)
-            s += h[c][b];
-        if (s) atomic_add(&out[b], s);
+        uint sum = 0;
+        for (uint cp = 0; cp < COPIES; cp++)
+            sum += h[cp][b];
+        if (sum) atomic_add(&out[b], sum);
     }
 }

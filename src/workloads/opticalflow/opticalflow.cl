@@ -337,32 +337,36 @@ __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg,
     STORE(valid, g0 + v);
 }
 
-/* best: as of_solve_img, the level and its derivatives from one float4 per window pixel. */
-__kernel void of_solve_best(__global const float4 *dp, __read_only image2d_t jimg, __global const float4 *gt,
-                            SOLVE_ARGS)
-{
-    POINT();
-    __global const float4 *D = dp + off;
-    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
-    float4 g = gt[off + y * w + x];
-    bool valid = solvable(g);
-    for (int k = 0; valid && k < ITERS; k++) {
-        float2 p = g0 + v + 0.5f;
-        float bx = 0.0f, by = 0.0f;
-        for (int j = -R; j <= R; j++) {
-            int yy = clamp(y + j, 0, h - 1);
-            for (int i = -R; i <= R; i++) {
-                int xx = clamp(x + i, 0, w - 1);
-                float4 d = D[yy * w + xx];
-                float e = d.x - read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;
-                bx += e * d.y;
-                by += e * d.z;
-            }
-        }
-        v += lk_step(g, bx, by);
+/* best: as of_solve_img, the level and its derivatives from one float4 per window pixel; unorm16: the same
+ * with J read from a unorm16 image (0..1) and scaled back by 255. SOLVE_PACKED(name, JS): the kernel, J's
+ * samples times JS (1: exact, the compiler drops it). */
+#define SOLVE_PACKED(name, JS)                                                                               \
+    __kernel void name(__global const float4 *dp, __read_only image2d_t jimg, __global const float4 *gt,     \
+                       SOLVE_ARGS)                                                                           \
+    {                                                                                                        \
+        POINT();                                                                                             \
+        __global const float4 *D = dp + off;                                                                 \
+        float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);                                                       \
+        float4 g = gt[off + y * w + x];                                                                      \
+        bool valid = solvable(g);                                                                            \
+        for (int k = 0; valid && k < ITERS; k++) {                                                           \
+            float2 p = g0 + v + 0.5f;                                                                        \
+            float bx = 0.0f, by = 0.0f;                                                                      \
+            for (int j = -R; j <= R; j++) {                                                                  \
+                int yy = clamp(y + j, 0, h - 1);                                                             \
+                for (int i = -R; i <= R; i++) {                                                              \
+                    int xx = clamp(x + i, 0, w - 1);                                                         \
+                    float4 d = D[yy * w + xx];                                                               \
+                    float e = d.x - (JS) * read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;           \
+                    bx += e * d.y;                                                                           \
+                    by += e * d.z;                                                                           \
+                }                                                                                            \
+            }                                                                                                \
+            v += lk_step(g, bx, by);                                                                         \
+        }                                                                                                    \
+        STORE(valid, g0 + v);                                                                                \
     }
-    STORE(valid, g0 + v);
-}
+SOLVE_PACKED(of_solve_best, 1.0f)
 
 /* unorm16: level L of the second frame into its CL_R CL_UNORM_INT16 image as v / 255 (0..255 to 0..1; the
  * conversion rounds to 1/65535; level 0's integers stay exact: v x 257). */
@@ -372,29 +376,4 @@ __kernel void of_to_u16(__global const float *pj, __write_only image2d_t img, in
     if (x < w && y < h) write_imagef(img, (int2)(x, y), (float4)(pj[off + y * w + x] / 255.0f));
 }
 
-/* unorm16: as of_solve_best, J read from a unorm16 image (0..1) and scaled back by 255. */
-__kernel void of_solve_u16(__global const float4 *dp, __read_only image2d_t jimg, __global const float4 *gt,
-                           SOLVE_ARGS)
-{
-    POINT();
-    __global const float4 *D = dp + off;
-    float2 g0 = GUESS(), v = (float2)(0.0f, 0.0f);
-    float4 g = gt[off + y * w + x];
-    bool valid = solvable(g);
-    for (int k = 0; valid && k < ITERS; k++) {
-        float2 p = g0 + v + 0.5f;
-        float bx = 0.0f, by = 0.0f;
-        for (int j = -R; j <= R; j++) {
-            int yy = clamp(y + j, 0, h - 1);
-            for (int i = -R; i <= R; i++) {
-                int xx = clamp(x + i, 0, w - 1);
-                float4 d = D[yy * w + xx];
-                float e = d.x - 255.0f * read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;
-                bx += e * d.y;
-                by += e * d.z;
-            }
-        }
-        v += lk_step(g, bx, by);
-    }
-    STORE(valid, g0 + v);
-}
+SOLVE_PACKED(of_solve_u16, 255.0f)
