@@ -50,6 +50,11 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
         --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
       echo "rc=$?" >>"$out/commands.txt"
     done ;;
+  recheck) # the session-9 kernels after the last refactors, verified on the GPU (few runs)
+    run recheck-of opticalflow:best,opticalflow:unorm16 --runs 3 &&
+      run recheck-cloth cloth:jacobi,cloth:best,cloth:jacobi-local,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 --runs 3 &&
+      run recheck-hist histogram:best,histogram:self-zero,histogram:cpu-private --runs 3 &&
+      run recheck-scan scan:nv-shfl,scan:nv-wide,scan:vload --runs 3 ;;
   hist-cpu) # issue 21 on PoCL: the GPU machine's CPU (16 cores), histogram's CPU rung beside best and OpenCV's
     # calcHist / NumPy's bincount (cpu_peers.py, same machine)
     run hist-gpu-private histogram:best,histogram:cpu-private --runs 3 # the CPU rung verified on the GPU too
