@@ -16,7 +16,7 @@
 # Usage: bash test_scan.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
-run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
+run1() { "$BIN" run "$@" --runs 1 --warmup 0; }
 
 # 1. Sizes and kinds.
 for n in $(seq 1 17) 255 256 257 1023 1024 1025 4095 4096 4097 16383 16385 1000003; do
