@@ -174,6 +174,16 @@ __kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float
     pos[y * W + x] = gather_seq(pos, x, y, W, H, rest, stiff);
 }
 
+/* The particle p moved by its springs' summed corrections (sx, sy, sz) times its scale s = jscale[its spring
+ * count]: the last step of every Jacobi update (cloth_jacobi, cloth_jtile). */
+static float4 jacobi_move(float4 p, float sx, float sy, float sz, float s)
+{
+    p.x = p.x + sx * s;
+    p.y = p.y + sy * s;
+    p.z = p.z + sz * s;
+    return p;
+}
+
 /* JSUM(buf, stride, dx, dy, f): Jacobi's term of the spring to the neighbour (dx, dy) of the particle p at
  * buf[i] (rows `stride` apart), when it is inside the grid: its correction added to (sx, sy, sz), n counted.
  * cloth_jacobi (global memory) and cloth_jtile (local memory) compute every particle with it. */
@@ -203,11 +213,7 @@ __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int
 #define SUM(dx, dy, f) JSUM(src, W, dx, dy, f)
     FOR_SPRINGS(SUM)
 #undef SUM
-    float s = jscale[n];
-    p.x = p.x + sx * s;
-    p.y = p.y + sy * s;
-    p.z = p.z + sz * s;
-    dst[i] = p;
+    dst[i] = jacobi_move(p, sx, sy, sz, jscale[n]);
 }
 
 #ifndef TX
@@ -274,11 +280,7 @@ static float4 jacobi_local(__local const float4 *t, int i, int x, int y, int W, 
 #define LSUM(dx, dy, f) JSUM(t, JW, dx, dy, f)
     FOR_SPRINGS(LSUM)
 #undef LSUM
-    float s = jscale[n];
-    p.x = p.x + sx * s;
-    p.y = p.y + sy * s;
-    p.z = p.z + sz * s;
-    return p;
+    return jacobi_move(p, sx, sy, sz, jscale[n]);
 }
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void

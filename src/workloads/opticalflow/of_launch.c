@@ -323,9 +323,8 @@ out:
 /* Both the read-only and the write-only lists: of_to_u16 writes the images, the solve reads them. */
 cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
 {
-    cg_status st = CG_OK;
     cl_mem_flags use[2] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
-    cl_image_format list[512], f = {CL_R, CL_UNORM_INT16};
+    cl_image_format list[512];
     for (int u = 0; u < 2; u++) {
         cl_uint n = 0;
         bool found = false;
@@ -340,14 +339,5 @@ cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
             return CG_OK;
         }
     }
-    for (int L = 0; L < s->levels; L++) {
-        cl_image_desc d;
-        memset(&d, 0, sizeof d);
-        d.image_type = CL_MEM_OBJECT_IMAGE2D;
-        d.image_width = s->lw[L];
-        d.image_height = s->lh[L];
-        CG_TRY_OBJ(s->jimg16[L], clCreateImage(ctx->context, CL_MEM_READ_WRITE, &f, &d, NULL, CG_ERRP));
-    }
-out:
-    return st;
+    return of_make_images(ctx, s, CL_UNORM_INT16, s->jimg16);
 }

@@ -201,7 +201,7 @@ static cg_status read_frames(const cg_run_opts *o, of_state *s)
 /* ---- device data, setup ------------------------------------------------------------------------------ */
 
 /* One CL_R image per level of the given channel type. */
-static cg_status make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img)
+cg_status of_make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img)
 {
     cg_status st = CG_OK;
     cl_image_format f = {CL_R, type};
@@ -235,7 +235,7 @@ static cg_status make_device_data(cg_ctx *ctx, of_state *s)
     CG_TRY_BUF(ctx, rw, of_npoints(s), NULL, CG_BUF_WRITTEN, &s->status);
     if (s->np) CG_TRY_BUF(ctx, in, s->np * 2 * sizeof(cl_int), s->pts, CG_BUF_INPUT, &s->pts_buf);
     if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
-        st = make_images(ctx, s, CL_FLOAT, s->jimg);
+        st = of_make_images(ctx, s, CL_FLOAT, s->jimg);
     if (st == CG_OK && (ctx->features & CG_FEAT_IMAGES)) st = of_make_u16_images(ctx, s);
 out:
     return st;

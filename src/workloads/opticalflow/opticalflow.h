@@ -131,6 +131,8 @@ bool of_rung_uses_images(const void *rs);
 /* The bound on the error of the rung's stored J values in grey levels: OF_U16_QUANTUM for unorm16, else 0. */
 double of_rung_jquant(const void *rs);
 /* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why. */
+/* One CL_R image per pyramid level of the given channel type (opticalflow.c). */
+cg_status of_make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img);
 cg_status of_make_u16_images(cg_ctx *ctx, of_state *s);
 /* Untimed, before every run: fills the second frame's images of an image rung with NaN (the runner poisons
  * buffers only), so that a rung that skips the copy into them fails. */
