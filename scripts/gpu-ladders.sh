@@ -121,6 +121,12 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt" ;;
   transpose-heights) # the Apple chapter: the transpose slows as the height grows (a --size sweep)
     run transpose-heights transpose --size 8192x512,8192x1024,8192x2048,8192x4096,8192x8192,8192x16384 --runs 5 ;;
+  conv-mma) # issue 21: the tensor-core rungs (tf32, tf32x3) beside best: verified at odd sizes and filters
+    # (exact and random data), then 8192^2 at 3..32 taps; then peers --only convolution in the same job
+    C=convolution:best,convolution:tf32,convolution:tf32x3
+    run mma-exact $C --size 333x517 --filter 1,3,5,7x13,9,17,31,32 --check exact --runs 1 --warmup 0 &&
+      run mma-random $C --size 1001x777 --filter 1,3,5,7x13,9,17,31,32 --runs 1 --warmup 0 &&
+      run mma-8192 $C --size 8192 --filter 3,5,9,17,32 --runs ${MMA_RUNS:-5} ;;
   conv-sweep) # the AMD chapter's time against every filter width 2..32 at an 8192^2 output (no gnuplot there:
     # clgauge report FILE.json --html draws the sweep chart here)
     RUN_TIMEOUT=560 run conv-sweep-gpu convolution:naive,convolution:unroll4,convolution:unroll4-if,convolution:best \

@@ -88,7 +88,7 @@ static const cg_opt_row cg_opt_rows[] = {
      "load the .cl files from DIR instead of the built-in copies", 0, DIR_},
     {"mask-features", CG_ARG_STR, O(mask), C_RUN | C_PEAK, "LIST",
      "treat the device as lacking these features (images, fp64, fp16, nvidia-ptx, image-r8, image-rf, "
-     "int64-atomics)",
+     "int64-atomics, nvidia-mma)",
      0, CG_COMPLETE_FEATURES, .takes = NULL},
     {"no-tuned", CG_ARG_FLAG, O(no_tuned), C_RUN1, NULL,
      "ignore the tuning cache: run every rung with its own parameters, not `clgauge tune`'s winners", 0,

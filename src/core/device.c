@@ -8,7 +8,7 @@
 #include "core/clerr.h"
 
 static const char *const feature_names[CG_FEAT_COUNT] = {"images",   "fp64",     "fp16",         "nvidia-ptx",
-                                                         "image-r8", "image-rf", "int64-atomics"};
+                                                         "image-r8", "image-rf", "int64-atomics", "nvidia-mma"};
 
 const char *cg_feature_name(unsigned bit)
 {
@@ -84,6 +84,18 @@ static bool has_extension(cl_device_id d, const char *ext)
     return found;
 }
 
+/* The compute capability's major number on NVIDIA's platform (cl_nv_device_attribute_query), 0 elsewhere. */
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#endif
+static cl_uint nv_major(cl_device_id id)
+{
+    cl_uint major = 0;
+    if (!has_extension(id, "cl_nv_device_attribute_query")) return 0;
+    INFO_NUM(id, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, major);
+    return major;
+}
+
 static void fill_device(cg_device *d)
 {
     cl_device_id id = d->id;
@@ -114,7 +126,7 @@ static void fill_device(cg_device *d)
     d->fp16 = CG_FP16_UNKNOWN;
     d->nvidia = strstr(d->platform_name, "NVIDIA") != NULL || strstr(d->platform_vendor, "NVIDIA") != NULL;
     d->features = (d->images ? CG_FEAT_IMAGES : 0) | (d->fp64 ? CG_FEAT_FP64 : 0) |
-                  (d->nvidia ? CG_FEAT_NV_PTX : 0) |
+                  (d->nvidia ? CG_FEAT_NV_PTX : 0) | (d->nvidia && nv_major(id) >= 8 ? CG_FEAT_NV_MMA : 0) |
                   (has_extension(id, "cl_khr_int64_base_atomics") ? CG_FEAT_INT64_ATOMICS : 0);
 }
 

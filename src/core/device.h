@@ -18,13 +18,14 @@ typedef enum cg_feature {
     CG_FEAT_IMAGE_R8 = 1u << 4,      /* CL_R, CL_UNSIGNED_INT8 */
     CG_FEAT_IMAGE_RF = 1u << 5,      /* CL_R, CL_FLOAT */
     CG_FEAT_INT64_ATOMICS = 1u << 6, /* cl_khr_int64_base_atomics: 64-bit atom_* on global memory */
+    CG_FEAT_NV_MMA = 1u << 7,        /* NVIDIA, compute capability 8.0 or above: PTX mma.sync with TF32 */
 } cg_feature;
-#define CG_FEAT_COUNT 7
+#define CG_FEAT_COUNT 8
 /* The names --mask-features takes, for messages. */
-#define CG_FEAT_LIST "images, fp64, fp16, nvidia-ptx, image-r8, image-rf, int64-atomics"
+#define CG_FEAT_LIST "images, fp64, fp16, nvidia-ptx, image-r8, image-rf, int64-atomics, nvidia-mma"
 
-/* "images", "fp64", "fp16", "nvidia-ptx", "image-r8", "image-rf", "int64-atomics" for one bit; NULL for an
- * unknown bit. */
+/* "images", "fp64", "fp16", "nvidia-ptx", "image-r8", "image-rf", "int64-atomics", "nvidia-mma" for one bit;
+ * NULL for an unknown bit. */
 const char *cg_feature_name(unsigned bit);
 /* Parses "images,fp64" into bits; returns false (and sets *bad to the first unknown word) on error. */
 bool cg_feature_parse(const char *list, unsigned *bits, char *bad, size_t badlen);

@@ -22,13 +22,18 @@
 
 /* The meaning of cg_rung.p[] here; (tunable) marks the entries the tuning space searches. */
 enum {
-    P_BX,    /* (tunable) outputs per work-item along x (block kernel: a multiple of 4; 1 elsewhere) */
-    P_BY,    /* (tunable) outputs per work-item along y (block kernel; 1 elsewhere) */
-    P_LX,    /* (tunable) the work-group's width */
+    P_BX,    /* (tunable) outputs per work-item along x (block kernel: a multiple of 4; 1 elsewhere; the tensor-
+                core kernel: per warp, a multiple of 8) */
+    P_BY,    /* (tunable) outputs per work-item along y (block kernel; 1 elsewhere; tensor cores: per warp, a
+                multiple of 16) */
+    P_LX,    /* (tunable) the work-group's width (the tensor-core kernel: 32, one warp) */
     P_LY,    /* (tunable) the work-group's height (a table row's is halved until the group fits the device) */
     P_FLAGS, /* F_* bits */
 };
-enum { F_DEFINE = 1, F_PAD4 = 2 }; /* p[P_FLAGS] bits */
+/* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
+ * or the 3xTF32 split (MMA3). */
+enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
+#define F_MMA (F_MMA1 | F_MMA3)
 
 #define CONV_MAX_FILTER    32
 #define CONV_DEFAULT_GPU   8192
@@ -36,6 +41,14 @@ enum { F_DEFINE = 1, F_PAD4 = 2 }; /* p[P_FLAGS] bits */
 #define FILTER_BYTES       ((size_t)CONV_MAX_FILTER * CONV_MAX_FILTER * 4)
 #define TILE_BYTES(lx, ly)                                                                                   \
     ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
+/* The tensor-core kernel's local memory (conv_mma in convolution.cl): its input tile of BY LY + FH - 1 rows of
+ * 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the filter rows
+ * padded to 8 NC + 16 floats. */
+#define MMA_NC(fw)           (((fw) + 7) / 8)
+#define MMA_TW(bx, fw)       (8 * ((bx) / 8 + MMA_NC(fw) - 1))
+#define MMA_TP(bx, fw)       (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
+#define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
+    ((size_t)(((by) * (ly) + (fh) - 1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
 
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
@@ -78,6 +91,10 @@ static const cg_rung rungs[] = {
      "conv_block", NULL, 0, FILTER_BYTES, {4, 4, 16, 16, F_DEFINE}},
     {"best", "vs slide4x4: 8x4 outputs per work-item in 16x8 groups, one local float4 read feeds 32 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
+    {"tf32", "vs best: tensor cores (inline-PTX mma.sync, each filter row a Toeplitz matrix product), inputs and taps rounded to TF32: a looser tolerance",
+     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA1}},
+    {"tf32x3", "vs tf32: the 3xTF32 split, each value a TF32 pair hi + lo and three products: fp32 accuracy on tensor cores",
+     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3}},
 };
 /* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
  * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
@@ -88,6 +105,10 @@ static const cg_tspace spaces[] = {
       {"by", P_BY, CG_TR_OTHER, 3, {1, 4, 8}},
       {"lx", P_LX, CG_TR_WG_X, 3, {8, 16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
+    {"tf32,tf32x3", 3,
+     {{"bx", P_BX, CG_TR_OTHER, 3, {8, 16, 32}},
+      {"by", P_BY, CG_TR_OTHER, 3, {16, 32, 64}},
+      {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
 };
 /* clang-format on */
 #define NRUNGS  (sizeof rungs / sizeof rungs[0])
@@ -106,6 +127,7 @@ typedef struct conv_state {
 typedef struct conv_rung {
     cl_kernel k;
     size_t global[2], local[2];
+    int flags; /* the rung's F_* bits (the tensor-core rungs' error bound) */
 } conv_rung;
 
 static size_t div_up(size_t a, size_t b)
@@ -123,6 +145,15 @@ static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t
     *ly = (size_t)r->p[P_LY];
     while (*ly > 1 && *lx * *ly > s->max_wg)
         *ly /= 2;
+}
+
+/* The outputs a work-group covers: BX x BY per work-item, or per warp (32 work-items) for tensor cores. */
+static void group_block(const conv_state *s, const cg_rung *r, size_t *bw, size_t *bh)
+{
+    size_t lx, ly;
+    rung_group(s, r, &lx, &ly);
+    *bw = (size_t)r->p[P_BX] * ((r->p[P_FLAGS] & F_MMA) ? 1 : lx);
+    *bh = (size_t)r->p[P_BY] * ly;
 }
 
 /* n rounded up to whole blocks of b. */
@@ -157,18 +188,18 @@ static void input_shape(conv_state *s)
 {
     size_t cw = 1, ch = 1;
     for (size_t k = 0; k < NRUNGS; k++) {
-        size_t lx, ly;
-        rung_group(s, &rungs[k], &lx, &ly);
-        cw = max_z(cw, cover(s->w, (size_t)rungs[k].p[P_BX] * lx));
-        ch = max_z(ch, cover(s->h, (size_t)rungs[k].p[P_BY] * ly));
+        size_t bw, bh;
+        group_block(s, &rungs[k], &bw, &bh);
+        cw = max_z(cw, cover(s->w, bw));
+        ch = max_z(ch, cover(s->h, bh));
     }
     for (size_t k = 0; k < NSPACES; k++) {
         int nbx, nlx, nby, nly;
         const int *bx = space_values(&spaces[k], P_BX, &nbx), *lx = space_values(&spaces[k], P_LX, &nlx);
         const int *by = space_values(&spaces[k], P_BY, &nby), *ly = space_values(&spaces[k], P_LY, &nly);
         for (int i = 0; i < nbx; i++)
-            for (int j = 0; j <= nlx; j++) /* j == nlx: the rules' widest group, 64 */
-                cw = max_z(cw, cover(s->w, (size_t)bx[i] * (size_t)(j < nlx ? lx[j] : 64)));
+            for (int j = 0; j <= nlx; j++) /* j == nlx: the rules' widest group, 64 (none: a warp's block) */
+                cw = max_z(cw, cover(s->w, (size_t)bx[i] * (size_t)(j < nlx ? lx[j] : nlx ? 64 : 1)));
         for (int i = 0; i < nby; i++)
             for (int j = 0; j < nly; j++)
                 ch = max_z(ch, s->h + (size_t)by[i] * (size_t)ly[j] - 1);
@@ -404,7 +435,9 @@ static void conv_options(const void *state, const cg_rung *r, char *buf, size_t 
     int n = snprintf(buf, len, "-DLX=%zu -DLY=%zu -DBX=%d -DBY=%d -DOUT4=%d", lx, ly, r->p[P_BX], r->p[P_BY],
                      s->w % 4 == 0);
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_DEFINE))
-        snprintf(buf + n, len - (size_t)n, " -DFW=%d -DFH=%d -DFW4=%d", s->fw, s->fh, s->fw4);
+        n += snprintf(buf + n, len - (size_t)n, " -DFW=%d -DFH=%d -DFW4=%d", s->fw, s->fh, s->fw4);
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_MMA))
+        snprintf(buf + n, len - (size_t)n, " -DMMA=%d", (r->p[P_FLAGS] & F_MMA3) ? 3 : 1);
 }
 
 static void conv_release(void *rs)
@@ -424,9 +457,12 @@ static cg_status conv_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_pro
     (void)ctx;
     conv_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "convolution: out of host memory");
+    size_t bw, bh;
     rung_group(s, r, &q->local[0], &q->local[1]);
-    q->global[0] = div_up(s->w, (size_t)r->p[P_BX] * q->local[0]) * q->local[0];
-    q->global[1] = div_up(s->h, (size_t)r->p[P_BY] * q->local[1]) * q->local[1];
+    group_block(s, r, &bw, &bh);
+    q->global[0] = div_up(s->w, bw) * q->local[0];
+    q->global[1] = div_up(s->h, bh) * q->local[1];
+    q->flags = r->p[P_FLAGS];
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
     CG_TRY(clSetKernelArg(q->k, 0, sizeof s->in_buf, &s->in_buf));
     CG_TRY(clSetKernelArg(q->k, 1, sizeof ip, &ip));
@@ -458,8 +494,9 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     const conv_state *s = state;
     size_t lx, ly, fw = (size_t)s->fw, fh = (size_t)s->fh;
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
-    if (!is_kernel(r, "conv_local")) return 0;
     rung_group(s, r, &lx, &ly);
+    if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
+    if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }
 
@@ -478,8 +515,15 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
                  bx, by, r->p[P_LX], r->p[P_LY]);
         return true;
     }
-    bool block = is_kernel(r, "conv_block");
-    if (!block && (bx != 1 || by != 1)) {
+    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma");
+    if (mma && (bx % 8 || by % 16 || r->p[P_LX] != 32)) {
+        snprintf(why, len,
+                 "bx=%d, by=%d, lx=%d: the tensor-core kernel's warp takes 8-column and 16-row blocks "
+                 "(bx a multiple of 8, by of 16) and its group is one warp wide (lx 32)",
+                 bx, by, r->p[P_LX]);
+        return true;
+    }
+    if (!block && !mma && (bx != 1 || by != 1)) {
         snprintf(why, len, "bx=%d, by=%d: %s writes one output per work-item (1x1)", bx, by, r->kernel);
         return true;
     }
@@ -487,14 +531,14 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
         snprintf(why, len, "bx=%d is not a multiple of 4: the block kernel moves float4s", bx);
         return true;
     }
-    size_t lx, ly;
-    rung_group(s, r, &lx, &ly);
-    size_t cw = cover(s->w, (size_t)bx * lx), ch = cover(s->h, (size_t)by * ly);
+    size_t bw, bh;
+    group_block(s, r, &bw, &bh);
+    size_t cw = cover(s->w, bw), ch = cover(s->h, bh);
     if (cw + (size_t)s->fw + 4 > s->ip || ch + (size_t)s->fh > s->rows) {
         snprintf(why, len,
                  "%zux%zu outputs per work-group read past the input's padding (%zux%zu floats, "
                  "made for the tuning space's shapes)",
-                 (size_t)bx * lx, (size_t)by * ly, s->ip, s->rows);
+                 bw, bh, s->ip, s->rows);
         return true;
     }
     return false;
@@ -520,16 +564,32 @@ static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
  * the exact sum relative to the sum of |terms|, which is |output| here (pixels and taps are never negative),
  * so |got - want| <= 2 gamma_(taps+2) |want| (c = 2; the +2 covers |want| against the exact sum). One
  * dropped tap moves an output by at least 1 / (3 taps) of the output's size, 2.7x the bound at 32x32 and more
- * below. Exact mode: zero tolerance (docs/workloads/convolution.md). */
+ * below. The tensor-core rungs: the reference's gamma_(taps+2) plus mma_bound's. Exact mode: zero tolerance
+ * (integers over a power of two are TF32 values, their products and sums exact: docs/workloads/convolution.md).
+ */
+static double mma_bound(const conv_state *s, int flags)
+{
+    /* Relative to the output (all terms >= 0), u = 2^-24. Each mma.sync adds its 8 products (exact: TF32 x
+     * TF32 fits in fp32) to the accumulator with an error below 4u of the running sum (truncation in the
+     * alignment and the normalisation, Fasi et al. 2021 measured round-toward-zero in NVIDIA's tensor cores);
+     * a warp's output takes FH x NC of them. TF32: each product within 2^-10 + 2^-22 of a x b (both rounded
+     * to 11 bits). 3xTF32: a - (hi + lo) is within 2^-22 |a|, so the three products miss a b by at most
+     * 3 x 2^-22 = 12u; the small products' own rounding is scaled by 2^-10 (below 1u), the final add 1u. */
+    double u = ldexp(1.0, -24), steps = (double)s->fh * MMA_NC(s->fw);
+    double rep = (flags & F_MMA3) ? 14.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
+    return rep + 4.0 * u * steps;
+}
+
 static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
     conv_state *s = state;
-    (void)rs;
     size_t n = s->w * s->h;
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, n * sizeof(float), s->got, 0, NULL, NULL));
     double taps = (double)s->fw * s->fh;
-    cg_check_bound(c, s->got, s->ref, NULL, n, s->exact ? 0.0 : 2.0 * cg_gamma(taps + 2), 0.0);
+    conv_rung *q = rs;
+    double tol = (q->flags & F_MMA) ? cg_gamma(taps + 2) + mma_bound(s, q->flags) : 2.0 * cg_gamma(taps + 2);
+    cg_check_bound(c, s->got, s->ref, NULL, n, s->exact ? 0.0 : tol, 0.0);
     if (!c->ok) cg_check_locate_2d(c, s->w);
 out:
     return st;

@@ -6,7 +6,8 @@
  * Build options (from the rung's data): FW, FH the filter size as compile-time constants (absent for the
  * naive and unroll4 rungs, which read fw and fh at run time); FW4 the filter width rounded up to 4;
  * FILT_SPACE the address space of the filter argument (__global or __constant); LX, LY the work-group shape;
- * BX, BY the outputs per work-item (block kernel); OUT4 1 when w % 4 == 0 (float4 stores are aligned). */
+ * BX, BY the outputs per work-item (block kernel); OUT4 1 when w % 4 == 0 (float4 stores are aligned).
+ * MMA (1 or 3): only conv_mma is built, the tensor-core kernel (NVIDIA, inline PTX; its BX, BY are a warp's). */
 
 #ifdef FW
 #define FWID FW
@@ -105,7 +106,7 @@ __kernel void conv_float4(CONV_ARGS)
     out[y * w + x] = sum4.x + sum4.y + sum4.z + sum4.w;
 }
 
-#ifdef FW
+#if defined(FW) && !defined(MMA)
 /* Needs FW: the inner loop fully unrolled (the width is a compile-time constant). */
 __kernel void conv_unroll_full(CONV_ARGS)
 {
@@ -230,5 +231,141 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
             }
         }
     }
+}
+#endif
+
+#ifdef MMA
+/* Tensor cores through inline PTX (NVIDIA, sm_80 and later): mma.sync m16n8k8 with TF32 inputs and fp32
+ * accumulators. For filter row i the convolution is a matrix product per warp: A[m][k] = in[y0 + m + i]
+ * [x0 + 8q + k] (16 output rows, 8 input columns of chunk q) times the Toeplitz block B_c[k][n] =
+ * f[i][8c + k - n] (zero outside 0..FW-1) gives outputs x0 + 8(q - c) + n, so the NB column blocks of a warp
+ * take chunks q = nb + c, c < NC = ceil((FW + 7) / 8): every A fragment loaded serves up to NC products.
+ * MMA=1: one product of the TF32-rounded values (10-bit mantissas). MMA=3: the 3xTF32 split, a = a_hi + a_lo
+ * with a_hi = tf32(a), a_lo = tf32(a - a_hi), the sum a_hi b_hi + a_hi b_lo + a_lo b_hi (a_lo b_lo dropped),
+ * the two small products in their own accumulator (their rounding scaled by 2^-10), added at the end.
+ * A work-group is LY warps (32 x LY work-items) stacked down the picture; a warp owns BY = 16 MT rows and
+ * BX = 8 NB columns of outputs. The group's input tile (BY LY + FH - 1 rows of 8 (NB + NC - 1) floats) and
+ * the filter (zero-padded by 8 on each side) sit in local memory. In the tile each run of 8 columns is stored
+ * in the order 0 4 1 5 2 6 3 7, so a lane's two A elements of a row (columns t and t + 4) are one 8-byte
+ * load; the pitch TP = 8 (mod 32) makes a half-warp's 16 such loads hit 32 different banks.
+ * Fragments (PTX ISA, mma.m16n8k8 .tf32; g = lane / 4, t = lane % 4): a0 (g, t), a1 (g + 8, t), a2 (g, t + 4),
+ * a3 (g + 8, t + 4); b0 (t, g), b1 (t + 4, g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
+#define NB (BX / 8)
+#define MT (BY / 16)
+#define NC ((FW + 7) / 8)
+#define NQ (NB + NC - 1)
+#define TW (8 * NQ)
+#define TP (TW + ((40 - TW % 32) % 32))
+#define TR (BY * LY + FH - 1)
+#define FP (8 * NC + 16)
+
+uint tf32(float x)
+{
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+
+#define MMA_TF32(d, a, b)                                                                                     \
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "   \
+        "{%0, %1, %2, %3};"                                                                                   \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
+{
+    __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
+    __local float *tile = (__local float *)tile2;
+    __local float lf[FH * FP];
+    int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
+    int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
+    for (int k = lid; k < FH * FP; k += 32 * LY) {
+        int i = k / FP, j = k - i * FP - 8;
+        lf[k] = j >= 0 && j < FW ? filt[i * FW + j] : 0.0f;
+    }
+    for (int k = lid; k < TR * TW; k += 32 * LY) {
+        int r = k / TW, c = k - r * TW;
+        tile[r * TP + (c & ~7) + ((c & 3) << 1) + ((c >> 2) & 1)] = in[(gy0 + r) * ip + gx0 + c];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int g = lane >> 2, t = lane & 3;
+    float acc[MT][NB][4];
+#if MMA == 3
+    float small[MT][NB][4];
+#endif
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                acc[m][nb][e] = 0.0f;
+#if MMA == 3
+                small[m][nb][e] = 0.0f;
+#endif
+            }
+    for (int i = 0; i < FH; i++) {
+        uint bh[NC][2];
+#if MMA == 3
+        uint bl[NC][2];
+#endif
+#pragma unroll
+        for (int c = 0; c < NC; c++) {
+            float v0 = lf[i * FP + 8 * c + t - g + 8], v1 = lf[i * FP + 8 * c + t + 12 - g];
+            bh[c][0] = tf32(v0);
+            bh[c][1] = tf32(v1);
+#if MMA == 3
+            bl[c][0] = tf32(v0 - as_float(bh[c][0]));
+            bl[c][1] = tf32(v1 - as_float(bh[c][1]));
+#endif
+        }
+#pragma unroll
+        for (int m = 0; m < MT; m++) {
+            __local const float2 *r0 = tile2 + ((warp * BY + m * 16 + g + i) * TP + 2 * t) / 2;
+            __local const float2 *r8 = r0 + 4 * TP;
+            uint ah[NQ][4];
+#if MMA == 3
+            uint al[NQ][4];
+#endif
+#pragma unroll
+            for (int q = 0; q < NQ; q++) {
+                float2 u = r0[4 * q], v = r8[4 * q];
+                ah[q][0] = tf32(u.x);
+                ah[q][1] = tf32(v.x);
+                ah[q][2] = tf32(u.y);
+                ah[q][3] = tf32(v.y);
+#if MMA == 3
+                al[q][0] = tf32(u.x - as_float(ah[q][0]));
+                al[q][1] = tf32(v.x - as_float(ah[q][1]));
+                al[q][2] = tf32(u.y - as_float(ah[q][2]));
+                al[q][3] = tf32(v.y - as_float(ah[q][3]));
+#endif
+            }
+#pragma unroll
+            for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+                for (int c = 0; c < NC; c++) {
+#if MMA == 3
+                    MMA_TF32(small[m][nb], al[nb + c], bh[c]);
+                    MMA_TF32(small[m][nb], ah[nb + c], bl[c]);
+#endif
+                    MMA_TF32(acc[m][nb], ah[nb + c], bh[c]);
+                }
+        }
+    }
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int y = gy0 + warp * BY + m * 16 + g + (e >> 1) * 8, x = gx0 + nb * 8 + 2 * t + (e & 1);
+#if MMA == 3
+                float v = acc[m][nb][e] + small[m][nb][e];
+#else
+                float v = acc[m][nb][e];
+#endif
+                if (x < w && y < h) out[y * w + x] = v;
+            }
 }
 #endif
