@@ -7,8 +7,8 @@
 #include <string.h>
 #include "core/clerr.h"
 
-static const char *const feature_names[CG_FEAT_COUNT] = {"images",   "fp64",     "fp16",         "nvidia-ptx",
-                                                         "image-r8", "image-rf", "int64-atomics", "nvidia-mma"};
+static const char *const feature_names[CG_FEAT_COUNT] = {
+    "images", "fp64", "fp16", "nvidia-ptx", "image-r8", "image-rf", "int64-atomics", "nvidia-mma"};
 
 const char *cg_feature_name(unsigned bit)
 {

@@ -22,12 +22,12 @@
 
 /* The meaning of cg_rung.p[] here; (tunable) marks the entries the tuning space searches. */
 enum {
-    P_BX,    /* (tunable) outputs per work-item along x (block kernel: a multiple of 4; 1 elsewhere; the tensor-
-                core kernel: per warp, a multiple of 8) */
-    P_BY,    /* (tunable) outputs per work-item along y (block kernel; 1 elsewhere; tensor cores: per warp, a
-                multiple of 16) */
-    P_LX,    /* (tunable) the work-group's width (the tensor-core kernel: 32, one warp) */
-    P_LY,    /* (tunable) the work-group's height (a table row's is halved until the group fits the device) */
+    P_BX, /* (tunable) outputs per work-item along x (block kernel: a multiple of 4; 1 elsewhere; the tensor-
+             core kernel: per warp, a multiple of 8) */
+    P_BY, /* (tunable) outputs per work-item along y (block kernel; 1 elsewhere; tensor cores: per warp, a
+             multiple of 16) */
+    P_LX, /* (tunable) the work-group's width (the tensor-core kernel: 32, one warp) */
+    P_LY, /* (tunable) the work-group's height (a table row's is halved until the group fits the device) */
     P_FLAGS, /* F_* bits */
 };
 /* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
@@ -41,14 +41,14 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
 #define FILTER_BYTES       ((size_t)CONV_MAX_FILTER * CONV_MAX_FILTER * 4)
 #define TILE_BYTES(lx, ly)                                                                                   \
     ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
-/* The tensor-core kernel's local memory (conv_mma in convolution.cl): its input tile of BY LY + FH - 1 rows of
- * 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the filter rows
- * padded to 8 NC + 16 floats. */
-#define MMA_NC(fw)           (((fw) + 7) / 8)
-#define MMA_TW(bx, fw)       (8 * ((bx) / 8 + MMA_NC(fw) - 1))
-#define MMA_TP(bx, fw)       (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
+/* The tensor-core kernel's local memory (conv_mma in convolution.cl): its input tile of BY LY + FH - 1 rows
+ * of 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the filter
+ * rows padded to 8 NC + 16 floats. */
+#define MMA_NC(fw)     (((fw) + 7) / 8)
+#define MMA_TW(bx, fw) (8 * ((bx) / 8 + MMA_NC(fw) - 1))
+#define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
-    ((size_t)(((by) * (ly) + (fh) - 1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
+    ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
 
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
@@ -565,7 +565,8 @@ static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
  * so |got - want| <= 2 gamma_(taps+2) |want| (c = 2; the +2 covers |want| against the exact sum). One
  * dropped tap moves an output by at least 1 / (3 taps) of the output's size, 2.7x the bound at 32x32 and more
  * below. The tensor-core rungs: the reference's gamma_(taps+2) plus mma_bound's. Exact mode: zero tolerance
- * (integers over a power of two are TF32 values, their products and sums exact: docs/workloads/convolution.md).
+ * (integers over a power of two are TF32 values, their products and sums exact:
+ * docs/workloads/convolution.md).
  */
 static double mma_bound(const conv_state *s, int flags)
 {
