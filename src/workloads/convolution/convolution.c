@@ -44,7 +44,7 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
 /* The tensor-core kernel's local memory (conv_mma in convolution.cl): its input tile of BY LY + FH - 1 rows
  * of 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the filter
  * rows padded to 8 NC + 16 floats. */
-#define MMA_NC(fw)     (((fw) + 7) / 8)
+#define MMA_NC(fw)     (((fw) + 14) / 8)
 #define MMA_TW(bx, fw) (8 * ((bx) / 8 + MMA_NC(fw) - 1))
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
@@ -92,7 +92,7 @@ static const cg_rung rungs[] = {
     {"best", "vs slide4x4: 8x4 outputs per work-item in 16x8 groups, one local float4 read feeds 32 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
     {"tf32", "vs best: tensor cores (inline-PTX mma.sync, each filter row a Toeplitz matrix product), inputs and taps rounded to TF32: a looser tolerance",
-     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA1}},
+     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(64, 32, 2, 32, 32), {64, 32, 32, 2, F_DEFINE | F_MMA1}},
     {"tf32x3", "vs tf32: the 3xTF32 split, each value a TF32 pair hi + lo and three products: fp32 accuracy on tensor cores",
      "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3}},
 };
@@ -106,8 +106,8 @@ static const cg_tspace spaces[] = {
       {"lx", P_LX, CG_TR_WG_X, 3, {8, 16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
     {"tf32,tf32x3", 3,
-     {{"bx", P_BX, CG_TR_OTHER, 3, {8, 16, 32}},
-      {"by", P_BY, CG_TR_OTHER, 3, {16, 32, 64}},
+     {{"bx", P_BX, CG_TR_OTHER, 3, {16, 32, 64}},
+      {"by", P_BY, CG_TR_OTHER, 2, {16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
 };
 /* clang-format on */
@@ -574,10 +574,11 @@ static double mma_bound(const conv_state *s, int flags)
      * TF32 fits in fp32) to the accumulator with an error below 4u of the running sum (truncation in the
      * alignment and the normalisation, Fasi et al. 2021 measured round-toward-zero in NVIDIA's tensor cores);
      * a warp's output takes FH x NC of them. TF32: each product within 2^-10 + 2^-22 of a x b (both rounded
-     * to 11 bits). 3xTF32: a - (hi + lo) is within 2^-22 |a|, so the three products miss a b by at most
-     * 3 x 2^-22 = 12u; the small products' own rounding is scaled by 2^-10 (below 1u), the final add 1u. */
+     * to nearest 11-bit values). 3xTF32 (truncating splits): a - hi < 2^-10 |a|, a - (hi + lo) < 2^-20 |a|,
+     * so the three products miss a b by less than 3 x 2^-20 = 48u; the small products' own rounding is
+     * scaled by 2^-10 (below 1u), the final add 1u. */
     double u = ldexp(1.0, -24), steps = (double)s->fh * MMA_NC(s->fw);
-    double rep = (flags & F_MMA3) ? 14.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
+    double rep = (flags & F_MMA3) ? 50.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
     return rep + 4.0 * u * steps;
 }
 

@@ -239,10 +239,13 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
  * accumulators. For filter row i the convolution is a matrix product per warp: A[m][k] = in[y0 + m + i]
  * [x0 + 8q + k] (16 output rows, 8 input columns of chunk q) times the Toeplitz block B_c[k][n] =
  * f[i][8c + k - n] (zero outside 0..FW-1) gives outputs x0 + 8(q - c) + n, so the NB column blocks of a warp
- * take chunks q = nb + c, c < NC = ceil((FW + 7) / 8): every A fragment loaded serves up to NC products.
- * MMA=1: one product of the TF32-rounded values (10-bit mantissas). MMA=3: the 3xTF32 split, a = a_hi + a_lo
- * with a_hi = tf32(a), a_lo = tf32(a - a_hi), the sum a_hi b_hi + a_hi b_lo + a_lo b_hi (a_lo b_lo dropped),
- * the two small products in their own accumulator (their rounding scaled by 2^-10), added at the end.
+ * take chunks q = nb + c, c < NC = ceil((FW + 7) / 8) (8 NC >= FW + 7 covers every tap of all 8 columns n):
+ * every A fragment loaded serves up to NC products.
+ * MMA=1: one product of TF32 values (10-bit mantissas), rounded to nearest once, as the tile and the filter
+ * are stored (cvt.rna). MMA=3: the 3xTF32 split at each use, a = a_hi + a_lo with a_hi = a with its low 13
+ * bits cleared and a_lo = a - a_hi (exact) cleared the same way, the sum a_hi b_hi + a_hi b_lo + a_lo b_hi
+ * (a_lo b_lo dropped), the two small products in their own accumulator (their rounding scaled by 2^-10),
+ * added at the end.
  * A work-group is LY warps (32 x LY work-items) stacked down the picture; a warp owns BY = 16 MT rows and
  * BX = 8 NB columns of outputs. The group's input tile (BY LY + FH - 1 rows of 8 (NB + NC - 1) floats) and
  * the filter (zero-padded by 8 on each side) sit in local memory. In the tile each run of 8 columns is stored
@@ -252,19 +255,27 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
  * a3 (g + 8, t + 4); b0 (t, g), b1 (t + 4, g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
 #define NB (BX / 8)
 #define MT (BY / 16)
-#define NC ((FW + 7) / 8)
+#define NC ((FW + 14) / 8)
 #define NQ (NB + NC - 1)
 #define TW (8 * NQ)
 #define TP (TW + ((40 - TW % 32) % 32))
 #define TR (BY * LY + FH - 1)
 #define FP (8 * NC + 16)
 
-uint tf32(float x)
+#if MMA == 1
+/* x rounded to TF32 (nearest, ties away), as a float whose low 13 bits are zero. */
+float tf32(float x)
 {
     uint r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return r;
+    return as_float(r);
 }
+#define STORE_TF32(x) tf32(x)
+#else
+#define STORE_TF32(x) (x)
+#endif
+#define HI(x)    (as_uint(x) & 0xffffe000u)                /* x truncated to TF32 */
+#define LO(x, h) (as_uint((x) - as_float(h)) & 0xffffe000u) /* the rest (exact in fp32), truncated */
 
 #define MMA_TF32(d, a, b)                                                                                     \
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "   \
@@ -281,11 +292,11 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
     int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
     for (int k = lid; k < FH * FP; k += 32 * LY) {
         int i = k / FP, j = k - i * FP - 8;
-        lf[k] = j >= 0 && j < FW ? filt[i * FW + j] : 0.0f;
+        lf[k] = j >= 0 && j < FW ? STORE_TF32(filt[i * FW + j]) : 0.0f;
     }
     for (int k = lid; k < TR * TW; k += 32 * LY) {
         int r = k / TW, c = k - r * TW;
-        tile[r * TP + (c & ~7) + ((c & 3) << 1) + ((c >> 2) & 1)] = in[(gy0 + r) * ip + gx0 + c];
+        tile[r * TP + (c & ~7) + ((c & 3) << 1) + ((c >> 2) & 1)] = STORE_TF32(in[(gy0 + r) * ip + gx0 + c]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     int g = lane >> 2, t = lane & 3;
@@ -312,11 +323,14 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
 #pragma unroll
         for (int c = 0; c < NC; c++) {
             float v0 = lf[i * FP + 8 * c + t - g + 8], v1 = lf[i * FP + 8 * c + t + 12 - g];
-            bh[c][0] = tf32(v0);
-            bh[c][1] = tf32(v1);
 #if MMA == 3
-            bl[c][0] = tf32(v0 - as_float(bh[c][0]));
-            bl[c][1] = tf32(v1 - as_float(bh[c][1]));
+            bh[c][0] = HI(v0);
+            bh[c][1] = HI(v1);
+            bl[c][0] = LO(v0, bh[c][0]);
+            bl[c][1] = LO(v1, bh[c][1]);
+#else
+            bh[c][0] = as_uint(v0);
+            bh[c][1] = as_uint(v1);
 #endif
         }
 #pragma unroll
@@ -330,15 +344,20 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
 #pragma unroll
             for (int q = 0; q < NQ; q++) {
                 float2 u = r0[4 * q], v = r8[4 * q];
-                ah[q][0] = tf32(u.x);
-                ah[q][1] = tf32(v.x);
-                ah[q][2] = tf32(u.y);
-                ah[q][3] = tf32(v.y);
 #if MMA == 3
-                al[q][0] = tf32(u.x - as_float(ah[q][0]));
-                al[q][1] = tf32(v.x - as_float(ah[q][1]));
-                al[q][2] = tf32(u.y - as_float(ah[q][2]));
-                al[q][3] = tf32(v.y - as_float(ah[q][3]));
+                ah[q][0] = HI(u.x);
+                ah[q][1] = HI(v.x);
+                ah[q][2] = HI(u.y);
+                ah[q][3] = HI(v.y);
+                al[q][0] = LO(u.x, ah[q][0]);
+                al[q][1] = LO(v.x, ah[q][1]);
+                al[q][2] = LO(u.y, ah[q][2]);
+                al[q][3] = LO(v.y, ah[q][3]);
+#else
+                ah[q][0] = as_uint(u.x);
+                ah[q][1] = as_uint(v.x);
+                ah[q][2] = as_uint(u.y);
+                ah[q][3] = as_uint(v.y);
 #endif
             }
 #pragma unroll
