@@ -84,6 +84,7 @@ static void fill_model(const cg_workload *w, const void *state, const cg_rung *r
     copy_str(row->item_unit, sizeof row->item_unit, m.item_unit);
     copy_str(row->bytes_note, sizeof row->bytes_note, m.bytes_note);
     copy_str(row->ceiling, sizeof row->ceiling, m.ceiling == CG_CEIL_READ ? "read" : "copy");
+    row->tensor = m.tensor;
 }
 
 static void fill_check(cg_result *row, const cg_check *c)
@@ -115,16 +116,19 @@ static void fill_rates(cg_result *row, const cg_ceilings *ceil, const double *t,
     row->items_per_s = row->items / s.median;
     double bw = strcmp(row->ceiling, "read") ? ceil->copy_gbps : ceil->read_gbps;
     double floor_s = 0;
+    bool mad_binds = false;
     if (bw > 0) floor_s = row->bytes / (bw * 1e9);
-    if (ceil->mad_gflops > 0 && row->flops / (ceil->mad_gflops * 1e9) > floor_s)
+    if (ceil->mad_gflops > 0 && row->flops / (ceil->mad_gflops * 1e9) > floor_s) {
         floor_s = row->flops / (ceil->mad_gflops * 1e9);
+        mad_binds = true;
+    }
     row->roofline_pct = floor_s > 0 ? 100.0 * floor_s / s.median : NAN;
     if (s.cv > CG_STATS_HIGH_CV) row->warnings |= CG_WARN_HIGH_CV;
     if (s.median < 20e-6) row->warnings |= CG_WARN_TOO_SHORT;
     /* outliers warn only where they matter: a steady rung (CV under 1%) never does, and high_cv says it */
     if (s.outliers && s.cv >= CG_STATS_QUIET_CV && !(row->warnings & CG_WARN_HIGH_CV))
         row->warnings |= CG_WARN_OUTLIERS;
-    if (row->roofline_pct > 105) row->warnings |= CG_WARN_ABOVE_ROOF;
+    if (row->roofline_pct > 105 && !(row->tensor && mad_binds)) row->warnings |= CG_WARN_ABOVE_ROOF;
 }
 
 /* Seconds on the monotonic clock: the host-side phases' wall time for the debug log. */

@@ -39,6 +39,9 @@ typedef struct cg_model {
     const char *item_unit;  /* "elem", "px" */
     const char *bytes_note; /* which bytes the bandwidth counts: "R: 4 B/elem read once" */
     cg_ceiling ceiling;
+    bool tensor; /* the arithmetic runs on units beyond the fp32 MAD ceiling (tensor cores): the roofline %
+                    stays against that ceiling and may pass 100 where it binds, without the above-roofline
+                    warning (which is for a bandwidth figure from a cache) */
 } cg_model;
 
 /* A run option a workload declares in its own descriptor (cg_workload.wopts): the CLI merges these rows into

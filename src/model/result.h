@@ -117,6 +117,7 @@ typedef struct cg_result {
     char item_unit[8];
     char bytes_note[160]; /* which bytes the bandwidth counts; peak ("counts"): what the figure counts */
     char ceiling[8];      /* "copy" or "read": which bandwidth ceiling the roofline uses */
+    bool tensor;          /* cg_model.tensor (not in the reports: the rung's why-line says it) */
     double gbps, gflops, items_per_s;
     double roofline_pct; /* 100 * max(bytes/bw_ceiling, flops/flop_ceiling) / median time */
     double speedup;      /* first rung's median / this rung's median (0 when either did not run) */

@@ -417,7 +417,6 @@ out:
 static void conv_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const conv_state *s = state;
-    (void)r;
     double in = (double)(s->w + (size_t)s->fw - 1) * (double)(s->h + (size_t)s->fh - 1);
     m->bytes = (in + (double)s->w * (double)s->h) * 4.0;
     m->flops = 2.0 * (double)s->w * (double)s->h * s->fw * s->fh;
@@ -425,6 +424,7 @@ static void conv_model(const void *state, const cg_rung *r, cg_model *m)
     m->item_unit = "px";
     m->bytes_note = "R+W: (W+FW-1)x(H+FH-1) input floats read once + WxH output floats written";
     m->ceiling = CG_CEIL_COPY;
+    m->tensor = (r->p[P_FLAGS] & F_MMA) != 0; /* against the fp32 MAD ceiling, which tensor cores pass */
 }
 
 static void conv_options(const void *state, const cg_rung *r, char *buf, size_t len)

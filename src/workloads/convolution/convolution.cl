@@ -337,39 +337,27 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
         for (int m = 0; m < MT; m++) {
             __local const float2 *r0 = tile2 + ((warp * BY + m * 16 + g + i) * TP + 2 * t) / 2;
             __local const float2 *r8 = r0 + 4 * TP;
-            uint ah[NQ][4];
-#if MMA == 3
-            uint al[NQ][4];
-#endif
+            /* chunk q at a time: its A fragment feeds the blocks nb = q - c of every c */
 #pragma unroll
             for (int q = 0; q < NQ; q++) {
                 float2 u = r0[4 * q], v = r8[4 * q];
 #if MMA == 3
-                ah[q][0] = HI(u.x);
-                ah[q][1] = HI(v.x);
-                ah[q][2] = HI(u.y);
-                ah[q][3] = HI(v.y);
-                al[q][0] = LO(u.x, ah[q][0]);
-                al[q][1] = LO(v.x, ah[q][1]);
-                al[q][2] = LO(u.y, ah[q][2]);
-                al[q][3] = LO(v.y, ah[q][3]);
+                uint ah[4] = {HI(u.x), HI(v.x), HI(u.y), HI(v.y)};
+                uint al[4] = {LO(u.x, ah[0]), LO(v.x, ah[1]), LO(u.y, ah[2]), LO(v.y, ah[3])};
 #else
-                ah[q][0] = as_uint(u.x);
-                ah[q][1] = as_uint(v.x);
-                ah[q][2] = as_uint(u.y);
-                ah[q][3] = as_uint(v.y);
+                uint ah[4] = {as_uint(u.x), as_uint(v.x), as_uint(u.y), as_uint(v.y)};
 #endif
-            }
-#pragma unroll
-            for (int nb = 0; nb < NB; nb++)
 #pragma unroll
                 for (int c = 0; c < NC; c++) {
+                    int nb = q - c;
+                    if (nb < 0 || nb >= NB) continue;
 #if MMA == 3
-                    MMA_TF32(small[m][nb], al[nb + c], bh[c]);
-                    MMA_TF32(small[m][nb], ah[nb + c], bl[c]);
+                    MMA_TF32(small[m][nb], al, bh[c]);
+                    MMA_TF32(small[m][nb], ah, bl[c]);
 #endif
-                    MMA_TF32(acc[m][nb], ah[nb + c], bh[c]);
+                    MMA_TF32(acc[m][nb], ah, bh[c]);
                 }
+            }
         }
     }
 #pragma unroll
