@@ -47,13 +47,8 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
 #define MMA_NC(fw)     (((fw) + 14) / 8)
 #define MMA_TW(bx, fw) (8 * ((bx) / 8 + MMA_NC(fw) - 1))
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
-/* 3xTF32 keeps hi and lo: 16-byte words, 4 NQ a row (NQ = NB + NC - 1) and a pitch of 4 (mod 8) words. */
-#define MMA_NQ(bx, fw)  ((bx) / 8 + MMA_NC(fw) - 1)
-#define MMA_TP4(bx, fw) (4 * MMA_NQ(bx, fw) + (MMA_NQ(bx, fw) % 2 ? 0 : 4))
-#define MMA_BYTES(bx, by, ly, fw, fh, x3)                                                                    \
-    ((size_t)(((by) * (ly) + (fh)-1) * ((x3) ? 4 * MMA_TP4(bx, fw) : MMA_TP(bx, fw)) +                       \
-              (fh) * (8 * MMA_NC(fw) + 16)) *                                                                \
-     4)
+#define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
+    ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
 
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
@@ -97,9 +92,9 @@ static const cg_rung rungs[] = {
     {"best", "vs slide4x4: 8x4 outputs per work-item in 16x8 groups, one local float4 read feeds 32 MADs",
      "conv_block", NULL, 0, FILTER_BYTES, {8, 4, 16, 8, F_DEFINE}},
     {"tf32", "vs best: tensor cores (inline-PTX mma.sync, each filter row a Toeplitz matrix product), inputs and taps rounded to TF32: a looser tolerance",
-     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(64, 32, 2, 32, 32, 0), {64, 32, 32, 2, F_DEFINE | F_MMA1}},
+     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(64, 32, 2, 32, 32), {64, 32, 32, 2, F_DEFINE | F_MMA1}},
     {"tf32x3", "vs tf32: the 3xTF32 split, each value a TF32 pair hi + lo and three products: fp32 accuracy on tensor cores",
-     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 16, 2, 32, 32, 1), {32, 16, 32, 2, F_DEFINE | F_MMA3}},
+     "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3}},
 };
 /* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
  * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
@@ -500,8 +495,7 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     size_t lx, ly, fw = (size_t)s->fw, fh = (size_t)s->fh;
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
     rung_group(s, r, &lx, &ly);
-    if (is_kernel(r, "conv_mma"))
-        return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh, (r->p[P_FLAGS] & F_MMA3) != 0);
+    if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
     if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }

@@ -242,12 +242,10 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
  * take chunks q = nb + c, c < NC = ceil((FW + 7) / 8) (8 NC >= FW + 7 covers every tap of all 8 columns n):
  * every A fragment loaded serves up to NC products.
  * MMA=1: one product of TF32 values (10-bit mantissas), rounded to nearest once, as the tile and the filter
- * are stored (cvt.rna). MMA=3: the 3xTF32 split, a = a_hi + a_lo with a_hi = a with its low 13 bits cleared
- * and a_lo = a - a_hi (exact) cleared the same way, the sum a_hi b_hi + a_hi b_lo + a_lo b_hi (a_lo b_lo
- * dropped), the two small products in their own accumulator (their rounding scaled by 2^-10), added at the
- * end. The tile is split once as it is stored (each element is used by up to FH filter rows): per row and
- * chunk, lane t's 16 bytes hold hi(t), hi(t + 4), lo(t), lo(t + 4), one 16-byte load, at a pitch of TP4 = 4
- * (mod 8) 16-byte words so that each quarter-warp's loads hit 32 different banks; the filter is split at use.
+ * are stored (cvt.rna). MMA=3: the 3xTF32 split at each use, a = a_hi + a_lo with a_hi = a with its low 13
+ * bits cleared and a_lo = a - a_hi (exact) cleared the same way, the sum a_hi b_hi + a_hi b_lo + a_lo b_hi
+ * (a_lo b_lo dropped), the two small products in their own accumulator (their rounding scaled by 2^-10),
+ * added at the end.
  * A work-group is LY warps (32 x LY work-items) stacked down the picture; a warp owns BY = 16 MT rows and
  * BX = 8 NB columns of outputs. The group's input tile (BY LY + FH - 1 rows of 8 (NB + NC - 1) floats) and
  * the filter (zero-padded by 8 on each side) sit in local memory. In the tile each run of 8 columns is stored
@@ -263,7 +261,6 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
 #define TP (TW + ((40 - TW % 32) % 32))
 #define TR (BY * LY + FH - 1)
 #define FP (8 * NC + 16)
-#define TP4 (4 * NQ + (NQ % 2 ? 0 : 4))
 
 #if MMA == 1
 /* x rounded to TF32 (nearest, ties away), as a float whose low 13 bits are zero. */
@@ -288,13 +285,8 @@ float tf32(float x)
 
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
 {
-#if MMA == 3
-    __local uint4 tile4[TR * TP4];
-    __local uint *tileu = (__local uint *)tile4;
-#else
     __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
     __local float *tile = (__local float *)tile2;
-#endif
     __local float lf[FH * FP];
     int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
     int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
@@ -304,15 +296,7 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
     }
     for (int k = lid; k < TR * TW; k += 32 * LY) {
         int r = k / TW, c = k - r * TW;
-#if MMA == 3
-        float a = in[(gy0 + r) * ip + gx0 + c];
-        uint hi = HI(a);
-        int at = (r * TP4 + (c >> 3) * 4 + (c & 3)) * 4 + ((c >> 2) & 1);
-        tileu[at] = hi;
-        tileu[at + 2] = LO(a, hi);
-#else
         tile[r * TP + (c & ~7) + ((c & 3) << 1) + ((c >> 2) & 1)] = STORE_TF32(in[(gy0 + r) * ip + gx0 + c]);
-#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     int g = lane >> 2, t = lane & 3;
@@ -351,20 +335,16 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
         }
 #pragma unroll
         for (int m = 0; m < MT; m++) {
-#if MMA == 3
-            __local const uint4 *r0 = tile4 + (warp * BY + m * 16 + g + i) * TP4 + t, *r8 = r0 + 8 * TP4;
-#else
             __local const float2 *r0 = tile2 + ((warp * BY + m * 16 + g + i) * TP + 2 * t) / 2;
             __local const float2 *r8 = r0 + 4 * TP;
-#endif
             /* chunk q at a time: its A fragment feeds the blocks nb = q - c of every c */
 #pragma unroll
             for (int q = 0; q < NQ; q++) {
-#if MMA == 3
-                uint4 u = r0[4 * q], v = r8[4 * q];
-                uint ah[4] = {u.x, v.x, u.y, v.y}, al[4] = {u.z, v.z, u.w, v.w};
-#else
                 float2 u = r0[4 * q], v = r8[4 * q];
+#if MMA == 3
+                uint ah[4] = {HI(u.x), HI(v.x), HI(u.y), HI(v.y)};
+                uint al[4] = {LO(u.x, ah[0]), LO(v.x, ah[1]), LO(u.y, ah[2]), LO(v.y, ah[3])};
+#else
                 uint ah[4] = {as_uint(u.x), as_uint(v.x), as_uint(u.y), as_uint(v.y)};
 #endif
 #pragma unroll
