@@ -84,6 +84,7 @@ cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const ch
     CG_TRY_OBJ(c->queue, clCreateCommandQueue(c->context, dev->id, CL_QUEUE_PROFILING_ENABLE, CG_ERRP));
     c->offered = dev->features | image_formats(c->context, dev->features);
     c->features = c->offered & ~masked;
+    c->memo = calloc(1, sizeof *c->memo);
 out:
     if (st != CG_OK) cg_ctx_fini(c);
     return st;
@@ -91,6 +92,12 @@ out:
 
 void cg_ctx_fini(cg_ctx *c)
 {
+    if (c->memo) {
+        for (size_t i = 0; i < c->memo->n; i++)
+            clReleaseProgram(c->memo->e[i].p);
+        free(c->memo);
+        c->memo = NULL;
+    }
     cg_buffers_fini(c);
     if (c->queue) clReleaseCommandQueue(c->queue);
     if (c->context) clReleaseContext(c->context);

@@ -3,7 +3,20 @@
 #ifndef CG_CONTEXT_H
 #define CG_CONTEXT_H
 #include <stdbool.h>
+#include <stdint.h>
 #include "core/device.h"
+
+/* The programs this process built (core/program.c), by cache key: a rung whose source and options were built
+ * earlier in the run (the next size of a sweep, rungs sharing options) gets the same program again instead of
+ * a new build. At most CG_PROG_MEMO_MAX; cg_ctx_fini releases them. */
+#define CG_PROG_MEMO_MAX 256
+typedef struct cg_prog_memo {
+    size_t n;
+    struct {
+        uint64_t hi, lo;
+        cl_program p;
+    } e[CG_PROG_MEMO_MAX];
+} cg_prog_memo;
 
 typedef struct cg_ctx {
     const cg_device *dev;
@@ -15,6 +28,7 @@ typedef struct cg_ctx {
     bool no_cache;           /* true: never read or write the program cache */
     char cache_dir[1024];    /* "" when no cache directory could be found or it is not trusted */
     struct cg_buf_reg *bufs; /* the buffers workloads created through cg_buffer_create (core/buffers.h) */
+    cg_prog_memo *memo;      /* NULL when it could not be allocated: every rung builds its own program */
 } cg_ctx;
 
 /* Creates the context and queue. cache_dir NULL picks $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or

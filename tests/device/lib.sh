@@ -84,6 +84,10 @@ rows = json.load(open(sys.argv[1]))["results"]
 bad = ["%s:%s %s %s" % (r["workload"], r["rung"], r["status"], r.get("reason", "")) for r in rows
        if r["status"] not in ("ok", "unsupported")]
 bad += ["no rung ran"] if not any(r["status"] == "ok" for r in rows) else []
+# a sweep (--size A,B,...): every size ran at least one rung
+variants = {r.get("variant") for r in rows}
+bad += ["no rung ran at %s" % v for v in sorted(variants - {None})
+        if not any(r["status"] == "ok" and r.get("variant") == v for r in rows)]
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

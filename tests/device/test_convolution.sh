@@ -5,7 +5,9 @@
 # against the CPU reference; every residue of the size modulo 4 each way, one row, one column, one pixel,
 # with --check random and exact; deliberately wrong kernels (an unwritten output, a dropped tap in the
 # register-blocked kernel, a lost float4 lane; one tap of a 32x32 filter off by 0.1% under --check exact)
-# caught with exit 3; and the bad filters and sizes with exit 1.
+# caught with exit 3; and the bad filters and sizes with exit 1. The tensor-core rungs (tf32, tf32x3) must be
+# in every sweep, unsupported with "nvidia-mma" in the reason where the device lacks it (their kernels are
+# checked on NVIDIA: scripts/gpu-ladders.sh conv-mma and the caught-ptx mutants).
 # Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
