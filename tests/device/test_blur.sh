@@ -87,9 +87,10 @@ EOF
 done
 
 # 1b. The documented sigma range and every residue of the size modulo 4, one row, one column, one pixel:
-#     every rung ok with random data and with --check exact.
+#     every rung ok with random data and with --check exact. The sizes at one sigma are one sweep (one
+#     process, each size its own inputs and check, each program built once).
 for check in random exact; do
-    for case in 64x45:0.5 64x45:18 64x45:25 64x45:32 34x19:2 67x66:2 1x37:2 45x1:2 1x1:2 2x3:2; do
+    for case in 64x45:0.5 64x45:18 64x45:25 64x45:32 34x19,67x66,1x37,45x1,1x1,2x3:2; do
         size=${case%%:*} sigma=${case##*:}
         "$BIN" run blur --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
             >"$TESTTMP/blur_case.out" 2>&1
@@ -105,8 +106,7 @@ done
 #     and 0 (whole blocks) pixels, a picture smaller than one block, one row, one column, one pixel; and
 #     the sigma range over several blocks each way (the carries reach furthest at sigma 32).
 for check in random exact; do
-    for case in 65x66:2 95x63:2 66x129:2 128x191:2 31x20:2 1x65:2 65x1:2 1x1:2 131x197:0.5 131x197:10 \
-        131x197:32; do
+    for case in 65x66,95x63,66x129,128x191,31x20,1x65,65x1,1x1:2 131x197:0.5 131x197:10 131x197:32; do
         size=${case%%:*} sigma=${case##*:}
         "$BIN" run "$BLOCKS" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
             >"$TESTTMP/blur_case.out" 2>&1
