@@ -15,6 +15,7 @@ typedef struct cg_prog_memo {
     struct {
         uint64_t hi, lo;
         cl_program p;
+        bool cache_hit; /* the program came from the binary cache (cg_build_info.cache_hit, repeated) */
     } e[CG_PROG_MEMO_MAX];
 } cg_prog_memo;
 

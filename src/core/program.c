@@ -187,24 +187,27 @@ static void try_store(const cg_ctx *ctx, cl_program p, const char *path, cg_cach
     free(bin);
 }
 
-/* The program this process already built for key k (retained for the caller), or NULL. */
-static cl_program memo_find(const cg_ctx *ctx, cg_cache_key k)
+/* The program this process already built for key k (retained for the caller), or NULL; *cache_hit says
+ * whether it had come from the binary cache. */
+static cl_program memo_find(const cg_ctx *ctx, cg_cache_key k, bool *cache_hit)
 {
     cg_prog_memo *m = ctx->memo;
     for (size_t i = 0; m && i < m->n; i++)
         if (m->e[i].hi == k.hi && m->e[i].lo == k.lo) {
             clRetainProgram(m->e[i].p);
+            *cache_hit = m->e[i].cache_hit;
             return m->e[i].p;
         }
     return NULL;
 }
 
-static void memo_add(const cg_ctx *ctx, cg_cache_key k, cl_program p)
+static void memo_add(const cg_ctx *ctx, cg_cache_key k, cl_program p, bool cache_hit)
 {
     cg_prog_memo *m = ctx->memo;
     if (!m || m->n == CG_PROG_MEMO_MAX || clRetainProgram(p) != CL_SUCCESS) return;
     m->e[m->n].hi = k.hi;
     m->e[m->n].lo = k.lo;
+    m->e[m->n].cache_hit = cache_hit;
     m->e[m->n++].p = p;
 }
 
@@ -223,11 +226,11 @@ cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *opti
     snprintf(plat, sizeof plat, "%s|%s", d->platform_name, d->platform_version);
     snprintf(dev, sizeof dev, "%s|%s", d->name, d->version);
     cg_cache_key k = cg_cache_key_make(src, options, plat, dev, d->driver);
-    if ((*out = memo_find(ctx, k)) != NULL) goto out; /* built earlier in this run */
+    if ((*out = memo_find(ctx, k, &bi->cache_hit)) != NULL) goto out; /* built earlier in this run */
     bool cached = cache_path(ctx, k, path, sizeof path);
     if (cached && try_cached(ctx, path, k, options, out)) {
         bi->cache_hit = true;
-        memo_add(ctx, k, *out);
+        memo_add(ctx, k, *out, true);
         goto out;
     }
     const char *s = src;
@@ -240,7 +243,7 @@ cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *opti
     }
     CG_TRY(err);
     if (cached) try_store(ctx, p, path, k);
-    memo_add(ctx, k, p);
+    memo_add(ctx, k, p, false);
     *out = p;
     p = NULL;
 out:

@@ -46,7 +46,9 @@ cg_status cg_program_check_kernel(const cg_ctx *ctx, cl_program p, const char *f
 /* Builds `file` with `options` ("-cl-std=CL1.2" is not added: the caller owns the options). On a compile
  * error returns CG_E_RUNTIME with bi->build_failed set and the build log logged. A program built earlier in
  * this process for the same source, options and device (ctx->memo) is returned again, retained, without a
- * build: bi->ms is then the lookup's time and bi->cache_hit false. The caller releases *out. */
+ * build: bi->ms is then the lookup's time and bi->cache_hit that of the first build. The caller releases
+ * *out.
+ */
 cg_status cg_program_build(const cg_ctx *ctx, const char *file, const char *options, cl_program *out,
                            cg_build_info *bi);
 
