@@ -127,6 +127,15 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run mma-exact $C --size 333x517 --filter 1,3,5,7x13,9,17,31,32 --check exact --runs 1 --warmup 0 &&
       run mma-random $C --size 1001x777 --filter 1,3,5,7x13,9,17,31,32 --runs 1 --warmup 0 &&
       run mma-8192 $C --size 8192 --filter 3,5,9,17,32 --runs ${MMA_RUNS:-5} ;;
+  memo-check) # the program memo (one build per process for a source and its options) on NVIDIA: size sweeps
+    # of several ladders, each size verified, and the devices table
+    $cg devices >"$out/devices.txt" 2>&1
+    run memo-scan scan --size 1,17,1025,1000003 --runs 3 &&
+      run memo-hist histogram --size 17,65551,1000003 --runs 3 &&
+      run memo-blur blur --size 333x517,1024x768 --runs 3 &&
+      run memo-transpose transpose --size 333x517,1024x768 --runs 3 &&
+      run memo-conv convolution --size 1001x777 --filter 3,32 --runs 3 &&
+      run memo-f3 filter3x3 --size 333x517,1024x768 --runs 3 ;;
   conv-sweep) # the AMD chapter's time against every filter width 2..32 at an 8192^2 output (no gnuplot there:
     # clgauge report FILE.json --html draws the sweep chart here)
     RUN_TIMEOUT=560 run conv-sweep-gpu convolution:naive,convolution:unroll4,convolution:unroll4-if,convolution:best \

@@ -57,9 +57,10 @@ for size in 1001x777 256x130; do
     fi
 done
 
-# 1b. Tails: every residue of w and h modulo 4, w modulo 8, one row, one column, one pixel; both checks.
+# 1b. Tails: every residue of w and h modulo 4, w modulo 8, one row, one column, one pixel; both checks; each
+#     list one sweep (one process: every size its own inputs and check).
 for check in random exact; do
-    for size in 67x43 34x20 62x17 13x6 1x37 45x1 1x1; do
+    for size in 67x43,34x20,62x17,13x6,1x37,45x1,1x1; do
         "$BIN" run filter3x3 --size "$size" --check "$check" --runs 1 --warmup 0 >"$TESTTMP/f3_tail.out" 2>&1
         rc=$?
         if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/f3_tail.out"; then

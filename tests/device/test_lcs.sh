@@ -14,31 +14,25 @@
 
 run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
 
-# 1. Lengths (--size N or NxM).
-for len in 1 2 15 16 17 31 32 33 63 64 65 1x7 7x1 333x70 255 256 257 1023x1025 17x1024 16x2049; do
-    expect_ok "lcs --size $len" -- run1 lcs --size "$len"
-done
-for len in 65x1000 129; do
-    expect_ok "lcs --size $len --alphabet 2" -- run1 lcs --size "$len" --alphabet 2
-done
-for len in 257x64 100; do
-    expect_ok "lcs --size $len --alphabet 256" -- run1 lcs --size "$len" --alphabet 256
-done
+# 1. Lengths (--size N or NxM), each list one sweep (one process: each size its own inputs and check).
+len=1,2,15,16,17,31,32,33,63,64,65,1x7,7x1,333x70,255,256,257,1023x1025,17x1024,16x2049
+expect_ok "lcs --size $len" -- run1 lcs --size "$len"
+len=65x1000,129
+expect_ok "lcs --size $len --alphabet 2" -- run1 lcs --size "$len" --alphabet 2
+len=257x64,100
+expect_ok "lcs --size $len --alphabet 256" -- run1 lcs --size "$len" --alphabet 256
 expect_ok "alphabet 1" -- run1 lcs --size 40x33 --alphabet 1
-for len in 8193x300 16385x64; do
-    expect_ok "bit-parallel stripes, $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid --size "$len"
-done
+len=8193x300,16385x64
+expect_ok "bit-parallel stripes, $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid --size "$len"
 # grid: groups of 32 words (2048 characters of a), chunks of 32 rows (characters of b): one group and a
 # partial one, the last chunk full, one row short or one over, a single chunk.
-for len in 2047x31 2048x32 2049x33 4097x4095 6143x64 6145x65 30000x1; do
-    expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size "$len"
-done
+len=2047x31,2048x32,2049x33,4097x4095,6143x64,6145x65,30000x1
+expect_ok "grid, $len" -- run1 lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 --size "$len"
 
 # --pairs: many pairs in one batch; a pair's strings at every residue of the groups and chunks; the rungs that
 # solve one pair are unsupported; the default length with --pairs is 2048.
-for len in 1 33x31 2049x65 4100x300; do
-    expect_ok "lcs --pairs 7 --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot --pairs 7 --size "$len"
-done
+len=1,33x31,2049x65,4100x300
+expect_ok "lcs --pairs 7 --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot --pairs 7 --size "$len"
 pj=$TESTTMP/lcs_pairs.json
 rm -f "$pj"
 run1 lcs --pairs 3 --json "$pj" >"$TESTTMP/lcs_pairs.out" 2>&1 || { cat "$TESTTMP/lcs_pairs.out"; fail "--pairs 3"; }
@@ -57,10 +51,9 @@ EOF
 
 # --traceback: the bit-parallel rungs keep their rows, the LCS is walked back and checked (its length, a common
 # subsequence); at word and chunk residues; the other rungs unsupported.
-for len in 1 63x65 65x63 2049x33 4100x3000; do
-    expect_ok "lcs --traceback --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 \
+len=1,63x65,65x63,2049x33,4100x3000
+expect_ok "lcs --traceback --size $len" -- run1 lcs:bitpar,lcs:bitpar-wg,lcs:best,lcs:grid,lcs:nv-ballot,lcs:nv-ballot32 \
         --traceback --size "$len"
-done
 tj=$TESTTMP/lcs_trace.json
 rm -f "$tj"
 run1 lcs --traceback --size 700x500 --json "$tj" >"$TESTTMP/lcs_trace.out" 2>&1 || { cat "$TESTTMP/lcs_trace.out"; fail "--traceback"; }

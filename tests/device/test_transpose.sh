@@ -13,16 +13,13 @@
 
 run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
 
-# 1. w = 64..67 by h = 36..39: every (w % 4, h % 4); then the odd shapes.
-for w in 64 65 66 67; do
-    for h in 36 37 38 39; do
-        expect_ok "transpose --size ${w}x$h" -- run1 transpose --size "${w}x$h"
-    done
-done
-for size in 1x1 1x67 67x1 2x3 3x2 333x517 1001x3 256x64 130x70; do
-    expect_ok "transpose --size $size" -- run1 transpose --size "$size"
-    expect_ok "transpose --size $size --check exact" -- run1 transpose --size "$size" --check exact
-done
+# 1. w = 64..67 by h = 36..39: every (w % 4, h % 4); then the odd shapes. Each list is one sweep (one process:
+#    every size its own inputs, poison and check; each program built once).
+size=$(for w in 64 65 66 67; do for h in 36 37 38 39; do echo "${w}x$h"; done; done | paste -sd,)
+expect_ok "transpose --size $size" -- run1 transpose --size "$size"
+size=1x1,1x67,67x1,2x3,3x2,333x517,1001x3,256x64,130x70
+expect_ok "transpose --size $size" -- run1 transpose --size "$size"
+expect_ok "transpose --size $size --check exact" -- run1 transpose --size "$size" --check exact
 
 json=$TESTTMP/tr.json
 rm -f "$json"
