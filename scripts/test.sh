@@ -53,5 +53,7 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The kernel mutants (device.test_mutation_quick) test the kernels' checks, not host code: the device tests
 # already run every host path they take, so they run in the normal pass only.
+# Likewise the device tests' sections of further broken kernels (tests/device/lib.sh: sanitizer_pass).
+export CLGAUGE_TEST_PASS=sanitize
 (cd build-asan && ctest --output-on-failure -j"$jobs" -E '^device\.test_mutation_quick$')
 echo "test.sh: all tests passed (normal and ASan/UBSan builds)"

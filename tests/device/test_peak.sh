@@ -168,6 +168,7 @@ secs=$(python3 -c "print(round($EPOCHREALTIME - $start, 1))")
 echo "peak --quick --only balance,cache,rules,scatter took $secs s"
 # (printed, not asserted, as above)
 
+if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
 # 5. A wrong kernel is caught: each checked kernel broken in a copy of its .cl file (--kernel-dir), exit 3.
 peak_wrong() { # FILE.cl DIR: src/peak/FILE.cl with each (old, new) of the Python list on stdin replaced once
     mkdir -p "$2"
@@ -219,6 +220,7 @@ wrong_case divergence rules.cl divergence <<<'[("r = -(float)(u >> 8);", "r = -(
 wrong_case scatter scatter.cl scatter <<<'[("out[perm(i, m)] = in[i] + 1.0f;", "out[perm(i, m) ^ 1u] = in[i] + 1.0f;")]'
 wrong_case channels scatter.cl channels <<<'[("in[(i % rows) * pitch + i / rows]", "in[(i % rows) * pitch + i / rows + 1]")]'
 
+fi
 # 6. The overheads family and the latency split of the full run of step 1: every row in order, ok and checked.
 if [ -s "$json" ]; then
     python3 - "$json" <<'EOF_PY' || fail "overheads and latency rows (above)"
