@@ -10,35 +10,23 @@ jobs=$(nproc)
 
 scripts/setup.sh build
 
-# Test-only packages: Chromium, in which tests/cli/test_html_browser.sh loads the HTML report (required from here
-# on: the test fails instead of skipping when it is missing).
-if ! command -v chromium >/dev/null; then
+# Test-only packages, installed together (one apt-get update): Chromium, in which tests/cli/test_html_browser.sh
+# loads the HTML report (required: the test fails instead of skipping when it is missing); python3-jsonschema,
+# with which tests/cli/test_schema.sh validates the JSON outputs against docs/schema/clgauge-v2.schema.json
+# (required: the test fails when it is missing); clang-format-15 for the format check (small: PoCL already
+# brings its LLVM 15).
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
+command -v clang-format-15 >/dev/null || need+=(clang-format-15)
+if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    echo "test.sh: chromium is missing; run as root or: sudo apt-get install chromium" >&2
+    echo "test.sh: missing ${need[*]}; run as root or: sudo apt-get install ${need[*]}" >&2
     exit 1
   fi
-  echo "test.sh: installing chromium (for the HTML report's browser test)" >&2
+  echo "test.sh: installing ${need[*]} (test-only packages)" >&2
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
-fi
-# Test-only packages: python3-jsonschema, with which tests/cli/test_schema.sh validates the JSON outputs against
-# docs/schema/clgauge-v2.schema.json (required: the test fails when it is missing).
-if ! python3 -c 'import jsonschema' 2>/dev/null; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "test.sh: python3-jsonschema is missing; run as root or: sudo apt-get install python3-jsonschema" >&2
-    exit 1
-  fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null
-fi
-# Test-only packages: clang-format-15 for the format check (small: PoCL already brings its LLVM 15).
-if ! command -v clang-format-15 >/dev/null; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "test.sh: clang-format-15 is missing; run as root or: sudo apt-get install clang-format-15" >&2
-    exit 1
-  fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-format-15 >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 scripts/check-format.sh
 export CLGAUGE_REQUIRE_BROWSER=1
