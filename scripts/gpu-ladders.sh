@@ -195,6 +195,18 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   blur-blocks) # issue 21: the block-parallel recursive rungs against the rest, sigma 5 .. 32
     for sg in 5 10 20 32; do run blur-4096-s$sg blur --size 4096x4096 --sigma $sg --runs 5; done
     run blur-8192-s5 blur --size 8192x8192 --sigma 5 --runs 3 ;;
+  blur-ring) # issue 21: fused-ring (column sums in registers down a strip) against fused, sigma 2 .. 32, its
+    # search, then the rungs untuned and tuned, and the blur peers
+    run ring-4096-s5 blur:sep-local,blur:fused,blur:fused-ring,blur:recursive-blocks --size 4096x4096 --sigma 5 --runs 10 &&
+      run ring-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5
+    for sg in 2 3 8 10 16 20 32; do
+      run ring-4096-s$sg blur:sep-local,blur:fused,blur:fused-ring,blur:recursive-blocks --size 4096x4096 --sigma $sg --runs 5
+    done
+    echo "\$ clgauge tune blur:fused-ring --budget 90 --runs 5 --device gpu --json tune-ring.json" >>"$out/commands.txt"
+    timeout 200 $cg tune blur:fused-ring --budget 90 --runs 5 --device gpu --json "$out/tune-ring.json" >"$out/tune-ring.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    run ring-untuned blur:fused,blur:fused-ring --size 4096x4096 --no-tuned --runs 10 &&
+      run ring-tuned blur:fused,blur:fused-ring --size 4096x4096 --runs 10 ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \

@@ -56,6 +56,8 @@ static const cg_rung rungs[] = {
      "blur_rg_rows", NULL, 0, 32 * 33 * 4, {A_RG_HT, 64, 1, 1}},
     {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
+    {"fused-ring", "vs fused: a group walks a 128-row strip, column sums in registers: rows filtered once",
+     "blur_ring", "-DRING", 0, LOCAL_RING(32, 4, 15), {A_RING, 32, 1, 128}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
@@ -76,6 +78,9 @@ static const cg_tspace spaces[] = {
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 4, {2, 4, 8, 16}},
       {"py", P_PY, CG_TR_OTHER, 4, {2, 4, 8, 16}}}},
+    {"fused-ring", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {32, 64, 128, 256}},
+      {"py", P_PY, CG_TR_OTHER, 5, {32, 64, 128, 256, 512}}}},
     {"sep-local", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
@@ -100,6 +105,7 @@ static const struct {
     [A_RG_VT] = {REF_RG, REF_GAUSS},
     [A_RG_HT] = {REF_RG, REF_GAUSS},
     [A_FUSED] = {REF_CONV, -1},
+    [A_RING] = {REF_CONV, -1},
     [A_RGB_V] = {REF_RG_V, REF_GAUSS_V},
     [A_RGB_H] = {REF_RG_H, REF_GAUSS_H},
     [A_RGB] = {REF_RG, REF_GAUSS},
@@ -345,7 +351,9 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
         [A_RGB_V] = 14, [A_RGB_H] = 14,   [A_RGB] = 28,    [A_DR_H] = 33,  [A_DR_V] = 33,
         [A_DR] = 66,    [A_DR_VT16] = 66, [A_RG_VT16] = 28};
     int a = r->p[P_ALGO];
-    double f = a == A_CONV2D ? 2 * t * t : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED) ? 4 * t : rec[a];
+    double f = a == A_CONV2D                                                     ? 2 * t * t
+               : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED || a == A_RING) ? 4 * t
+                                                                                 : rec[a];
     bool half = a == A_RG_H || a == A_RG_V || a == A_RGB_H || a == A_RGB_V || a == A_DR_H || a == A_DR_V;
     m->bytes = px * 8.0;
     m->flops = px * f;
@@ -364,6 +372,8 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
         snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
     if (r->p[P_BLK] > 0 && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
+    else if (r->p[P_ALGO] == A_RING && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s->r), BLUR_RING_U);
 }
 
 /* What the kernels cannot take, for tuning candidates (the table rows always pass; local memory is
@@ -385,6 +395,10 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "wgx=%d: not a multiple of 4 (the row pass makes 4 adjacent outputs per work-item)", wx);
     else if (a == A_FUSED && (py < 1 || py > 32))
         snprintf(why, len, "py=%d: 1 to 32 rows per work-item (its accumulators are registers)", py);
+    else if (a == A_RING && (wx < 1 || wx > 1024))
+        snprintf(why, len, "wgx=%d: 1 to 1024 work-items (-DWGX sizes the local rows; no NULL)", wx);
+    else if (a == A_RING && (py < 1 || py > 65536))
+        snprintf(why, len, "py=%d: 1 to 65536 output rows per strip", py);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())

@@ -33,6 +33,10 @@
 #define LOCAL_SEP(wx, wy, r) ((size_t)((wy) + 2 * (r)) * ((wx) + 1) * sizeof(float))
 #define LOCAL_FUSED(wx, wy, py, r)                                                                           \
     ((size_t)((wy) * (py) + 2 * (r)) * ((((wx) + 2 * (r)) | 1) + (wx) + 1) * sizeof(float))
+/* fused-ring's: BLUR_RING_U rows of the group's wx*cx columns + 2r, rounded up to whole cx-float vectors */
+#define BLUR_RING_U 8
+#define LOCAL_RING(wx, cx, r)                                                                                \
+    ((size_t)BLUR_RING_U * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK) */
 enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
@@ -54,6 +58,7 @@ enum {
     A_DR,
     A_DR_VT16,
     A_RG_VT16, /* recursive-vt with the guide's 16x16 skewed transposes (transposeLS) */
+    A_RING,    /* fused with the column sums in registers (fused-ring) */
     A_COUNT
 };
 /* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise,
@@ -108,6 +113,9 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);
 int blur_rung_algo(const void *rs);
+/* fused-ring's columns per work-item at radius r (its -DCX): 4 while the 2r register sums of each column
+ * leave room (r <= 16), then 2 (r <= 24), then 1; past r = 64 its sums spill to private memory. */
+int blur_ring_cx(int r);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */

@@ -19,7 +19,7 @@ size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max)
         {"copy (1 read + 1 write)", 2, 0, "", s5 ? 14200 : 0},
         {"2D convolution", t * t + 1, t * t, "conv2d", s5 ? 30 : 0},
         {"separable, 2 passes", 2 * (t + 1), 2 * t, "sep,sep-local", s5 ? 443 : 0},
-        {"separable, fused in local", 2, 2 * t, "fused", 0},
+        {"separable, fused in local", 2, 2 * t, "fused,fused-ring", 0},
         {"recursive, rows only", 4, 8, "rgH", 0},
         {"recursive, columns only", 4, 8, "rgV", 0},
         {"recursive, 4 passes", 8, 16, "recursive", 0},

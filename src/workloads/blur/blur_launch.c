@@ -13,6 +13,7 @@ enum { B_IN, B_OUT, B_TMP, B_TMP2 };
 typedef enum {
     S_PIXEL,
     S_FUSED,
+    S_RING,
     S_LINE_H,
     S_LINE_W,
     S_TRANSPOSE,
@@ -51,6 +52,7 @@ static const step plans[A_COUNT][MAX_STEPS] = {
                  {"blur_rg_rows", B_TMP2, B_TMP, 1, S_LINE_H, X_C},
                  {"blur_transpose", B_TMP, B_OUT, 1, S_TRANSPOSE, X_NONE}},
     [A_FUSED] = {{"blur_fused", B_IN, B_OUT, 0, S_FUSED, X_G}},
+    [A_RING] = {{"blur_ring", B_IN, B_OUT, 0, S_RING, X_G}},
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                  {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
@@ -106,11 +108,22 @@ static size_t round_up(size_t x, size_t m)
     return (x + m - 1) / m * m;
 }
 
-static void shape_launch(const cg_rung *r, shape sh, size_t w, size_t h, launch *l)
+int blur_ring_cx(int r)
+{
+    return r <= 16 ? 4 : r <= 24 ? 2 : 1;
+}
+
+static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h, launch *l)
 {
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY];
     l->dims = 2;
-    if (sh == S_PIXEL || sh == S_FUSED) {
+    if (sh == S_RING) { /* a WGX x 1 group per WGX*CX columns and PY rows */
+        size_t cols = wx * (size_t)blur_ring_cx(rad);
+        l->local[0] = wx;
+        l->local[1] = 1;
+        l->global[0] = (w + cols - 1) / cols * wx;
+        l->global[1] = (h + py - 1) / py;
+    } else if (sh == S_PIXEL || sh == S_FUSED) {
         l->local[0] = wx;
         l->local[1] = wy;
         l->global[0] = round_up(w, wx);
@@ -206,6 +219,7 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
+           : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s->r), rad)
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
@@ -232,7 +246,7 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     q->blk = r->p[P_BLK];
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        shape_launch(r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        shape_launch(r, s->r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
         l->stage = p->kernel;
         if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;
