@@ -207,6 +207,18 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt"
     run ring-untuned blur:fused,blur:fused-ring --size 4096x4096 --no-tuned --runs 10 &&
       run ring-tuned blur:fused,blur:fused-ring --size 4096x4096 --runs 10 ;;
+  blur-ring2) # issue 21: fused-ring with rows loaded BLK at a time and vector stores; its search over the group,
+    # columns per work-item, strip and rows per load (RING_SPACE), then untuned and tuned, sigma 2 .. 32
+    run ring2-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10
+    sp=${RING_SPACE:-wgx=32,64,128;cx=2,4;py=128,256;blk=32,64}
+    echo "\$ clgauge tune blur:fused-ring --space '$sp' --budget 150 --runs 5 --device gpu --json tune-ring2.json" >>"$out/commands.txt"
+    timeout 240 $cg tune blur:fused-ring --space "$sp" --budget 150 --runs 5 --device gpu --json "$out/tune-ring2.json" >"$out/tune-ring2.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    run ring2-tuned-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 &&
+      run ring2-tuned-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5
+    for sg in 2 10 20 32; do
+      run ring2-4096-s$sg blur:sep-local,blur:fused,blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
+    done ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \

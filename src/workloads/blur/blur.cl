@@ -169,84 +169,106 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 #ifdef RING /* only in fused-ring's build: its registers grow with R */
 /* ---- fused-ring: both passes in one kernel, the column sums in registers --------------------------------
  * A group of WGX work-items owns WGX*CX adjacent output columns and a strip of PY output rows. It walks down
- * the strip's PY + 2R input rows, U at a time: (1) the U rows' RW + 2R pixels go into local memory; (2) each
- * work-item filters its CX columns of each row from there (CX + 2R values in NV aligned vector loads), then
- * adds the filtered row into a ring of 2R partial sums per column, held in registers: a[c][m] is output row
- * u - 2R + m's sum of the rows before u. The oldest completes with row u and is written; the others shift
- * down one (renamed registers: the loop is unrolled U times), and row u opens the newest. Each input row is
- * loaded and row-filtered once per strip, instead of once per block plus a 2R halo (fused). CX (4, 2 or 1,
- * by R: blur_ring_cx) keeps CX x 2R sums in registers. */
+ * the strip's PY + 2R input rows, BLK at a time: (1) the BLK rows' RW + 2R pixels go into local memory (one
+ * barrier pair, one memory latency per BLK rows); (2) each work-item filters its CX columns of each row from
+ * there (CX + 2R values in NV aligned vector loads), then adds the filtered row into a ring of 2R partial
+ * sums per column, held in registers: a[c][m] is output row u - 2R + m's sum of the rows before u. The oldest
+ * completes with row u and is written; the others shift down one (renamed registers: the loop is unrolled U
+ * times), and row u opens the newest. Each input row is loaded and row-filtered once per strip, instead of
+ * once per block plus a 2R halo (fused). CX (4, 2 or 1; by R unless tuned: blur_ring_cx) sets how many
+ * sums a work-item keeps: CX x 2R registers. */
 #ifndef CX
 #define CX 4
 #endif
 #ifndef U
 #define U 8
 #endif
+#ifndef BLK
+#define BLK 32
+#endif
 #if CX == 4
 #define VT              float4
 #define UNPACK(v, j, q) (v[4 * (j)] = (q).x, v[4 * (j) + 1] = (q).y, v[4 * (j) + 2] = (q).z, v[4 * (j) + 3] = (q).w)
+#define PACK(o)         ((float4)(o[0], o[1], o[2], o[3]))
 #elif CX == 2
 #define VT              float2
 #define UNPACK(v, j, q) (v[2 * (j)] = (q).x, v[2 * (j) + 1] = (q).y)
+#define PACK(o)         ((float2)(o[0], o[1]))
 #else
 #define VT              float
 #define UNPACK(v, j, q) (v[j] = (q))
+#define PACK(o)         (o[0])
 #endif
-#define RW    (WGX * CX)                        /* output columns per group */
-#define NV    ((2 * R + 2 * CX - 1) / CX)       /* vector loads per work-item and row: CX + 2R values */
-#define LSV   (WGX + NV - 1)                    /* a local row in vectors: the RW + 2R pixels, rounded up */
-#define ROWS  ((PY + 2 * R + U - 1) / U * U)    /* input rows walked per strip: PY + 2R, rounded up to U */
+#define RW   (WGX * CX)                         /* output columns per group */
+#define NV   ((2 * R + 2 * CX - 1) / CX)        /* vector loads per work-item and row: CX + 2R values */
+#define LSV  (WGX + NV - 1)                     /* a local row in vectors: the RW + 2R pixels, rounded up */
+#define LS   (LSV * CX)                         /* the same in floats */
+#define NL   ((LS + WGX - 1) / WGX)             /* a row's loads per work-item */
+#define ROWS ((PY + 2 * R + BLK - 1) / BLK * BLK) /* input rows walked per strip: PY + 2R, rounded up */
 
 __kernel __attribute__((reqd_work_group_size(WGX, 1, 1))) void
 blur_ring(__global const float *in, __global float *out, int w, int h, __constant float *g)
 {
-    __local VT t[U * LSV];
+    __local VT t[BLK * LSV];
     __local float *ts = (__local float *)t;
     int l = get_local_id(0);
     int x0 = get_group_id(0) * RW, y0 = get_group_id(1) * PY, ye = min(y0 + PY, h);
     int xl = x0 + l * CX; /* this work-item's first column */
+    bool whole = xl + CX <= w && w % CX == 0; /* its outputs one aligned vector store */
+    int col[NL];          /* the clamped columns it loads: local index d = l + k WGX is x0 - R + d */
+#pragma unroll
+    for (int k = 0; k < NL; k++)
+        col[k] = clampi(x0 - R + l + k * WGX, w);
     float a[CX][2 * R];
 #pragma unroll
     for (int c = 0; c < CX; c++)
 #pragma unroll
         for (int m = 0; m < 2 * R; m++)
             a[c][m] = 0.0f;
-    for (int u0 = 0; u0 < ROWS; u0 += U) {
+    for (int u0 = 0; u0 < ROWS; u0 += BLK) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        /* local index d is column x0 - R + d of the group's rows y0 - R + u0 .. + U - 1 */
-        for (int i = l; i < U * LSV * CX; i += WGX) {
-            int r = i / (LSV * CX), d = i - r * (LSV * CX);
-            ts[i] = in[clampi(y0 - R + u0 + r, h) * w + clampi(x0 - R + d, w)];
+        for (int r = 0; r < BLK; r++) {
+            __global const float *src = in + clampi(y0 - R + u0 + r, h) * w;
+#pragma unroll
+            for (int k = 0; k < NL; k++)
+                if (l + k * WGX < LS) ts[r * LS + l + k * WGX] = src[col[k]];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j0 = 0; j0 < BLK; j0 += U) {
 #pragma unroll
-        for (int j = 0; j < U; j++) {
-            float v[NV * CX], hs[CX], o[CX];
+            for (int jj = 0; jj < U; jj++) {
+                int j = j0 + jj;
+                float v[NV * CX], hs[CX], o[CX];
 #pragma unroll
-            for (int q = 0; q < NV; q++)
-                UNPACK(v, q, t[j * LSV + l + q]);
+                for (int q = 0; q < NV; q++)
+                    UNPACK(v, q, t[j * LSV + l + q]);
 #pragma unroll
-            for (int c = 0; c < CX; c++) {
-                float s = 0.0f;
+                for (int c = 0; c < CX; c++) {
+                    float s = 0.0f;
 #pragma unroll
-                for (int k = 0; k < T; k++)
-                    s += g[k] * v[c + k];
-                hs[c] = s;
-            }
+                    for (int k = 0; k < T; k++)
+                        s += g[k] * v[c + k];
+                    hs[c] = s;
+                }
 #pragma unroll
-            for (int c = 0; c < CX; c++) {
-                o[c] = a[c][0] + g[2 * R] * hs[c];
+                for (int c = 0; c < CX; c++) {
+                    o[c] = a[c][0] + g[2 * R] * hs[c];
 #pragma unroll
-                for (int m = 0; m < 2 * R - 1; m++)
-                    a[c][m] = a[c][m + 1] + g[2 * R - 1 - m] * hs[c];
-                a[c][2 * R - 1] = g[0] * hs[c];
-            }
-            int y = y0 - 2 * R + u0 + j; /* the output row that input row u0 + j completes */
-            if (y >= y0 && y < ye) {
-                __global float *dst = out + y * w + xl;
+                    for (int m = 0; m < 2 * R - 1; m++)
+                        a[c][m] = a[c][m + 1] + g[2 * R - 1 - m] * hs[c];
+                    a[c][2 * R - 1] = g[0] * hs[c];
+                }
+                int y = y0 - 2 * R + u0 + j; /* the output row that input row u0 + j completes */
+                if (y >= y0 && y < ye) {
+                    __global float *dst = out + y * w + xl;
+                    if (whole) {
+                        *(__global VT *)dst = PACK(o);
+                    } else {
 #pragma unroll
-                for (int c = 0; c < CX; c++)
-                    if (xl + c < w) dst[c] = o[c];
+                        for (int c = 0; c < CX; c++)
+                            if (xl + c < w) dst[c] = o[c];
+                    }
+                }
             }
         }
     }

@@ -33,12 +33,15 @@
 #define LOCAL_SEP(wx, wy, r) ((size_t)((wy) + 2 * (r)) * ((wx) + 1) * sizeof(float))
 #define LOCAL_FUSED(wx, wy, py, r)                                                                           \
     ((size_t)((wy) * (py) + 2 * (r)) * ((((wx) + 2 * (r)) | 1) + (wx) + 1) * sizeof(float))
-/* fused-ring's: BLUR_RING_U rows of the group's wx*cx columns + 2r, rounded up to whole cx-float vectors */
+/* fused-ring's: blk rows of the group's wx*cx columns + 2r, rounded up to whole cx-float vectors; its row
+ * loop is unrolled BLUR_RING_U times (blk a multiple of it) */
 #define BLUR_RING_U 8
-#define LOCAL_RING(wx, cx, r)                                                                                \
-    ((size_t)BLUR_RING_U * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
+#define LOCAL_RING(wx, cx, r, blk)                                                                           \
+    ((size_t)(blk) * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
 
-/* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK) */
+/* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
+ * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the
+ * rows loaded into local memory at a time. */
 enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
 enum {
     A_CONV2D,
@@ -113,9 +116,10 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);
 int blur_rung_algo(const void *rs);
-/* fused-ring's columns per work-item at radius r (its -DCX): 4 while the 2r register sums of each column
- * leave room (r <= 16), then 2 (r <= 24), then 1; past r = 64 its sums spill to private memory. */
-int blur_ring_cx(int r);
+/* fused-ring's columns per work-item (its -DCX) for rung r at radius rad: P_WGY, or if 0, 4 while the 2r
+ * register sums of each column leave room (rad <= 16), then 2 (rad <= 24), then 1; past rad = 64 its sums
+ * spill to private memory. */
+int blur_ring_cx(const cg_rung *r, int rad);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */

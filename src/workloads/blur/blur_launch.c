@@ -108,9 +108,9 @@ static size_t round_up(size_t x, size_t m)
     return (x + m - 1) / m * m;
 }
 
-int blur_ring_cx(int r)
+int blur_ring_cx(const cg_rung *r, int rad)
 {
-    return r <= 16 ? 4 : r <= 24 ? 2 : 1;
+    return r->p[P_WGY] > 0 ? r->p[P_WGY] : rad <= 16 ? 4 : rad <= 24 ? 2 : 1;
 }
 
 static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h, launch *l)
@@ -118,7 +118,7 @@ static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY];
     l->dims = 2;
     if (sh == S_RING) { /* a WGX x 1 group per WGX*CX columns and PY rows */
-        size_t cols = wx * (size_t)blur_ring_cx(rad);
+        size_t cols = wx * (size_t)blur_ring_cx(r, rad);
         l->local[0] = wx;
         l->local[1] = 1;
         l->global[0] = (w + cols - 1) / cols * wx;
@@ -219,7 +219,7 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
-           : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s->r), rad)
+           : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(r, s->r), rad, (size_t)r->p[P_BLK])
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
@@ -243,7 +243,7 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     CG_FAIL_IF(!q, CG_E_RUNTIME, "blur: out of host memory");
     q->algo =
         r->p[P_ALGO]; /* a rung short of local memory never gets here: the runner reports it unsupported */
-    q->blk = r->p[P_BLK];
+    q->blk = q->algo == A_RING ? 0 : r->p[P_BLK]; /* only the block rungs' blocks have their own bound */
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
         shape_launch(r, s->r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
