@@ -219,6 +219,22 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     for sg in 2 10 20 32; do
       run ring2-4096-s$sg blur:sep-local,blur:fused,blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done ;;
+  blur-ring3) # issue 21: fused-ring's own values after s11b (2 columns a work-item, 32-row loads) at 4096^2 and
+    # 8192^2, its search at both sizes (RING_SPACE), then tuned runs, and its own values over sigma 2 .. 32
+    run ring3-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
+      run ring3-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
+    sp=${RING_SPACE:-wgx=16,32,64;cx=2;py=64,128,192,256;blk=16,32}
+    for sz in 4096 8192; do
+      echo "\$ clgauge tune blur:fused-ring --size ${sz}x$sz --space '$sp' --budget 110 --runs 5 --device gpu --json tune-ring3-$sz.json" >>"$out/commands.txt"
+      timeout 200 $cg tune blur:fused-ring --size ${sz}x$sz --space "$sp" --budget 110 --runs 5 --device gpu \
+        --json "$out/tune-ring3-$sz.json" >"$out/tune-ring3-$sz.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done
+    run ring3-tuned-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --runs 10 &&
+      run ring3-tuned-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --runs 5
+    for sg in 2 3 8 10 16 20 32; do
+      run ring3-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
+    done ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \

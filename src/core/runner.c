@@ -365,26 +365,35 @@ cg_status cg_runner_rung(cg_runner *run, const cg_rung *r, cg_report *rep, cg_re
     return run_rung(run->ctx, run->w, run->state, r, run->o, run->ceil, row);
 }
 
-/* "filter=5x5,sigma=2": the workload options given, sorted by name, so that the same options give one key
- * in any order. */
-static void options_text(const cg_wopts *s, char *buf, size_t len)
+/* "filter=5x5,sigma=2": the workload's own options as they act, sorted by name, so that the same run gives one
+ * key however it was spelled: an option not given counts as its default (--sigma 5 and no --sigma are one
+ * key), a number by its value (5, 5.0), and another workload's options do not count. A flag counts when
+ * given. */
+static void options_text(const cg_workload *w, const cg_wopts *s, char *buf, size_t len)
 {
-    const cg_wopt_value *v[CG_WOPTS_MAX];
+    const cg_wopt *v[CG_WOPTS_MAX];
     size_t n = 0, used = 0;
     buf[0] = 0;
-    for (size_t i = 0; s && i < s->n; i++) {
+    for (size_t i = 0; i < w->n_wopts && n < CG_WOPTS_MAX; i++) {
         size_t j = n++;
-        while (j > 0 && strcmp(v[j - 1]->name, s->v[i].name) > 0) {
+        while (j > 0 && strcmp(v[j - 1]->name, w->wopts[i].name) > 0) {
             v[j] = v[j - 1];
             j--;
         }
-        v[j] = &s->v[i];
+        v[j] = &w->wopts[i];
     }
     for (size_t i = 0; i < n && used < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%s=%s", i ? "," : "", v[i]->name,
-                         v[i]->text ? v[i]->text : "");
-        if (w < 0) break;
-        used += (size_t)w;
+        const cg_wopt_value *g = cg_wopts_find(s, v[i]->name);
+        const char *text = g ? (g->text ? g->text : "") : v[i]->dflt;
+        char num[32];
+        if (!text) continue; /* a flag not given, or no default */
+        if (v[i]->kind == CG_WOPT_NUMBER) {
+            snprintf(num, sizeof num, "%.17g", g ? g->num : strtod(text, NULL));
+            text = num;
+        }
+        int k = snprintf(buf + used, len - used, "%s%s=%s", used ? "," : "", v[i]->name, text);
+        if (k < 0) break;
+        used += (size_t)k;
     }
 }
 
@@ -393,7 +402,7 @@ void cg_runner_tune_key(const cg_runner *run, const cg_rung *r, cg_tune_keybuf *
     cg_model m = {0};
     run->w->model(run->state, r, &m);
     cg_tune_size_class(m.items, kb->size_class, sizeof kb->size_class);
-    options_text(run->o->wopts, kb->options, sizeof kb->options);
+    options_text(run->w, run->o->wopts, kb->options, sizeof kb->options);
     const cg_device *d = run->ctx->dev;
     kb->k = (cg_tune_key){d->platform_name, d->name,        d->driver,  run->w->name,
                           r->name,          kb->size_class, kb->options};

@@ -17,7 +17,7 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    rgV-blocks rgH-blocks recursive-blocks"
+    fused-ring rgV-blocks rgH-blocks recursive-blocks"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
@@ -114,6 +114,22 @@ for check in random exact; do
         if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out"; then
             cat "$TESTTMP/blur_case.out"
             fail "run $BLOCKS --size $size --sigma $sigma --check $check: exit $rc, want 0 and no FAILED row"
+        fi
+    done
+done
+
+# 1c'. fused-ring over several 128-row strips with a last strip of 1, 0 (whole), 7 and 44 rows, 32-row loads
+#     (a strip's 128 + 2R input rows rounded up to 32), 64-column groups with every kind of last group, at
+#     sigma 2 (2 columns a work-item), 10 (1 column) and 32 (1 column, 8-row loads); cx 4 in test_tune_spaces_c.
+for check in random exact; do
+    for case in 130x129,66x256,3x135,65x300:2 130x129,66x256:10 67x300:32; do
+        size=${case%%:*} sigma=${case##*:}
+        "$BIN" run blur:fused-ring --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+            >"$TESTTMP/blur_case.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" || ! grep -q "fused-ring *OK" "$TESTTMP/blur_case.out"; then
+            cat "$TESTTMP/blur_case.out"
+            fail "run blur:fused-ring --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
         fi
     done
 done
@@ -218,9 +234,9 @@ CLGAUGE_LOCAL_MEM_CAP=20000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --wa
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 20000 B" \
-        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 16 ]; then
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 17 ]; then
     cat "$TESTTMP/blur_cap.out"
-    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 16 rungs OK"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 17 rungs OK"
 fi
 CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"

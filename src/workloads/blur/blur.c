@@ -57,7 +57,7 @@ static const cg_rung rungs[] = {
     {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
     {"fused-ring", "vs fused: a group walks a 128-row strip, column sums in registers: rows filtered once",
-     "blur_ring", "-DRING", 0, LOCAL_RING(32, 4, 15, 32), {A_RING, 32, 0, 128, 32}},
+     "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 128, 0}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
@@ -82,7 +82,7 @@ static const cg_tspace spaces[] = {
      {{"wgx", P_WGX, CG_TR_WG_X, 3, {32, 64, 128}},
       {"cx", P_WGY, CG_TR_OTHER, 4, {0, 1, 2, 4}},
       {"py", P_PY, CG_TR_OTHER, 3, {64, 128, 256}},
-      {"blk", P_BLK, CG_TR_OTHER, 3, {16, 32, 64}}}},
+      {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
     {"sep-local", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
@@ -372,10 +372,11 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     const blur_state *s = state;
     int n =
         snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
-    if (r->p[P_BLK] > 0 && n > 0 && (size_t)n < len)
+    if (r->p[P_BLK] > 0 && r->p[P_ALGO] != A_RING && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
     if (r->p[P_ALGO] == A_RING && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(r, s->r), BLUR_RING_U);
+        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DBLK=%d -DU=%d", blur_ring_cx(r, s->r),
+                 blur_ring_blk(r, s->r), BLUR_RING_U);
 }
 
 /* What the kernels cannot take, for tuning candidates (the table rows always pass; local memory is
@@ -403,11 +404,11 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
         snprintf(why, len, "cx=%d: 1, 2 or 4 columns per work-item (a vector), or 0: by the radius", wy);
     else if (a == A_RING && (py < 1 || py > 65536))
         snprintf(why, len, "py=%d: 1 to 65536 output rows per strip", py);
-    else if (a == A_RING && (blk < BLUR_RING_U || blk > 256 || blk % BLUR_RING_U))
-        snprintf(
-            why, len,
-            "blk=%d: a multiple of %d up to 256 (rows loaded at a time; the row loop is unrolled %d times)",
-            blk, BLUR_RING_U, BLUR_RING_U);
+    else if (a == A_RING && blk != 0 && (blk < BLUR_RING_U || blk > 256 || blk % BLUR_RING_U))
+        snprintf(why, len,
+                 "blk=%d: a multiple of %d up to 256 (rows loaded at a time; the row loop is unrolled %d "
+                 "times), or 0",
+                 blk, BLUR_RING_U, BLUR_RING_U);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())

@@ -116,10 +116,13 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);
 int blur_rung_algo(const void *rs);
-/* fused-ring's columns per work-item (its -DCX) for rung r at radius rad: P_WGY, or if 0, 4 while the 2r
- * register sums of each column leave room (rad <= 16), then 2 (rad <= 24), then 1; past rad = 64 its sums
- * spill to private memory. */
+/* fused-ring's columns per work-item (its -DCX) for rung r at radius rad: P_WGY, or if 0, 2 while two
+ * columns' 2 rad register sums leave room for more than one group of 32 per SM quarter (rad <= 24; the H100's
+ * search at sigma 5 (docs/workloads/blur.md): 2 beat 4 by 1.22x), else 1; past rad = 64 the sums spill to
+ * private memory. Its rows loaded at a time (-DBLK): P_BLK, or if 0, 32, and 8 where the sums spill (the
+ * local rows then leave more of the L1 to the spilled sums). */
 int blur_ring_cx(const cg_rung *r, int rad);
+int blur_ring_blk(const cg_rung *r, int rad);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */

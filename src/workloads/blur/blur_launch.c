@@ -110,7 +110,12 @@ static size_t round_up(size_t x, size_t m)
 
 int blur_ring_cx(const cg_rung *r, int rad)
 {
-    return r->p[P_WGY] > 0 ? r->p[P_WGY] : rad <= 16 ? 4 : rad <= 24 ? 2 : 1;
+    return r->p[P_WGY] > 0 ? r->p[P_WGY] : rad <= 24 ? 2 : 1;
+}
+
+int blur_ring_blk(const cg_rung *r, int rad)
+{
+    return r->p[P_BLK] > 0 ? r->p[P_BLK] : rad <= 64 ? 32 : 8;
 }
 
 static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h, launch *l)
@@ -218,8 +223,8 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
-    return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
-           : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(r, s->r), rad, (size_t)r->p[P_BLK])
+    return a == A_FUSED  ? LOCAL_FUSED(wx, wy, py, rad)
+           : a == A_RING ? LOCAL_RING(wx, (size_t)blur_ring_cx(r, s->r), rad, (size_t)blur_ring_blk(r, s->r))
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
