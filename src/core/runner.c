@@ -365,8 +365,8 @@ cg_status cg_runner_rung(cg_runner *run, const cg_rung *r, cg_report *rep, cg_re
     return run_rung(run->ctx, run->w, run->state, r, run->o, run->ceil, row);
 }
 
-/* "filter=5x5,sigma=2": the workload's own options as they act, sorted by name, so that the same run gives one
- * key however it was spelled: an option not given counts as its default (--sigma 5 and no --sigma are one
+/* "filter=5x5,sigma=2": the workload's own options as they act, sorted by name, so that the same run gives
+ * one key however it was spelled: an option not given counts as its default (--sigma 5 and no --sigma are one
  * key), a number by its value (5, 5.0), and another workload's options do not count. A flag counts when
  * given. */
 static void options_text(const cg_workload *w, const cg_wopts *s, char *buf, size_t len)
