@@ -234,7 +234,13 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       run ring3-tuned-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --runs 5
     for sg in 2 3 8 10 16 20 32; do
       run ring3-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
-    done ;;
+    done
+    # an experiment: the row loop unrolled 16 times instead of 8 (a kernel copy, --kernel-dir)
+    mkdir -p /tmp/kd-u16 && python3 -c 'import sys; s = open(sys.argv[1]).read(); o = "#ifndef U\n#define U 8\n#endif"
+assert s.count(o) == 1; open(sys.argv[2], "w").write(s.replace(o, "#undef U\n#define U 16"))' \
+      src/workloads/blur/blur.cl /tmp/kd-u16/blur.cl &&
+      run ring3-u16-4096-s5 blur:fused-ring --kernel-dir /tmp/kd-u16 --no-cache --size 4096x4096 --runs 10 --no-tuned &&
+      run ring3-u16-8192-s5 blur:fused-ring --kernel-dir /tmp/kd-u16 --no-cache --size 8192x8192 --runs 5 --no-tuned ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \
