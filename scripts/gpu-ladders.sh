@@ -241,6 +241,41 @@ assert s.count(o) == 1; open(sys.argv[2], "w").write(s.replace(o, "#undef U\n#de
       src/workloads/blur/blur.cl /tmp/kd-u16/blur.cl &&
       run ring3-u16-4096-s5 blur:fused-ring --kernel-dir /tmp/kd-u16 --no-cache --size 4096x4096 --runs 10 --no-tuned &&
       run ring3-u16-8192-s5 blur:fused-ring --kernel-dir /tmp/kd-u16 --no-cache --size 8192x8192 --runs 5 --no-tuned ;;
+  blur-ring4) # issue 21: fused-ring with U rows' loads in flight; two kernel-copy experiments (the row sum split in
+    # two chains; the row loop unrolled 16 times); a small search; its own values over sigma 2 .. 32
+    run ring4-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
+      run ring4-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
+    mkdir -p /tmp/kd-split /tmp/kd-u16
+    python3 - src/workloads/blur/blur.cl <<'PYEOF'
+import sys
+s = open(sys.argv[1]).read()
+o = """                    float s = 0.0f;
+#pragma unroll
+                    for (int k = 0; k < T; k++)
+                        s += g[k] * v[c + k];
+                    hs[c] = s;"""
+n = """                    float s = 0.0f, s1 = 0.0f;
+#pragma unroll
+                    for (int k = 0; k < T; k++)
+                        if (k & 1) s1 += g[k] * v[c + k]; else s += g[k] * v[c + k];
+                    hs[c] = s + s1;"""
+u = "#ifndef U\n#define U 8\n#endif"
+assert s.count(o) == 1 and s.count(u) == 1
+open("/tmp/kd-split/blur.cl", "w").write(s.replace(o, n))
+open("/tmp/kd-u16/blur.cl", "w").write(s.replace(u, "#undef U\n#define U 16"))
+PYEOF
+    for x in split u16; do
+      run ring4-$x-4096-s5 blur:fused-ring --kernel-dir /tmp/kd-$x --no-cache --size 4096x4096 --runs 10 --no-tuned &&
+        run ring4-$x-8192-s5 blur:fused-ring --kernel-dir /tmp/kd-$x --no-cache --size 8192x8192 --runs 5 --no-tuned
+    done
+    sp=${RING_SPACE:-wgx=32;cx=2,4;py=128,192;blk=16,32}
+    echo "\$ clgauge tune blur:fused-ring --space '$sp' --budget 80 --runs 5 --device gpu --json tune-ring4.json" >>"$out/commands.txt"
+    timeout 150 $cg tune blur:fused-ring --space "$sp" --budget 80 --runs 5 --device gpu --json "$out/tune-ring4.json" \
+      >"$out/tune-ring4.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    for sg in 2 3 8 10 16 20 32; do
+      run ring4-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
+    done ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \

@@ -227,11 +227,21 @@ blur_ring(__global const float *in, __global float *out, int w, int h, __constan
             a[c][m] = 0.0f;
     for (int u0 = 0; u0 < ROWS; u0 += BLK) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int r = 0; r < BLK; r++) {
-            __global const float *src = in + clampi(y0 - R + u0 + r, h) * w;
+        /* U rows' loads are all issued before the first is stored: one memory latency per U rows */
+        for (int r0 = 0; r0 < BLK; r0 += U) {
+            float ld[U][NL];
 #pragma unroll
-            for (int k = 0; k < NL; k++)
-                if (l + k * WGX < LS) ts[r * LS + l + k * WGX] = src[col[k]];
+            for (int r = 0; r < U; r++) {
+                __global const float *src = in + clampi(y0 - R + u0 + r0 + r, h) * w;
+#pragma unroll
+                for (int k = 0; k < NL; k++)
+                    ld[r][k] = l + k * WGX < LS ? src[col[k]] : 0.0f;
+            }
+#pragma unroll
+            for (int r = 0; r < U; r++)
+#pragma unroll
+                for (int k = 0; k < NL; k++)
+                    if (l + k * WGX < LS) ts[(r0 + r) * LS + l + k * WGX] = ld[r][k];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int j0 = 0; j0 < BLK; j0 += U) {
