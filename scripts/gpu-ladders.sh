@@ -276,6 +276,22 @@ PYEOF
     for sg in 2 3 8 10 16 20 32; do
       run ring4-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done ;;
+  blur-ring5) # issue 21: fused-ring double-buffered (the next batch's loads in flight while one is filtered)
+    # against the single-buffered kernel of s11d (a kernel copy in .gpu/kd-single, when there), 16 and 32-row
+    # batches, then its own values over sigma 2 .. 32
+    run ring5-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
+      run ring5-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
+    if [ -f .gpu/kd-single/blur.cl ]; then
+      run ring5-single-4096-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 4096x4096 --runs 10 --no-tuned &&
+        run ring5-single-8192-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 8192x8192 --runs 5 --no-tuned
+    fi
+    echo "\$ clgauge tune blur:fused-ring --space 'wgx=32;cx=2;py=128;blk=16,32' --budget 40 --runs 5 --device gpu --json tune-ring5.json" >>"$out/commands.txt"
+    timeout 90 $cg tune blur:fused-ring --space 'wgx=32;cx=2;py=128;blk=16,32' --budget 40 --runs 5 --device gpu \
+      --json "$out/tune-ring5.json" >"$out/tune-ring5.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    for sg in 2 3 10 20 32; do
+      run ring5-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
+    done ;;
   facts) # issue 20: the kernel facts and occupancy on NVIDIA (registers from the -cl-nv-verbose side build)
     echo "\$ CLGAUGE_DEBUG=1 clgauge run reduction,transpose --runs 3 --device gpu" >>"$out/commands.txt"
     CLGAUGE_DEBUG=1 timeout 120 $cg run reduction,transpose --runs 3 --device gpu --json "$out/facts.json" \
