@@ -57,7 +57,7 @@ static const cg_rung rungs[] = {
     {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
     {"fused-ring", "vs fused: a group walks a 128-row strip, column sums in registers: rows filtered once",
-     "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 16), {A_RING, 32, 0, 128, 0}},
+     "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 128, 0}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",

@@ -209,8 +209,8 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 __kernel __attribute__((reqd_work_group_size(WGX, 1, 1))) void
 blur_ring(__global const float *in, __global float *out, int w, int h, __constant float *g)
 {
-    /* two batches of BLK rows: the next one's loads are in flight while the current one is filtered */
-    __local VT t[2][BLK * LSV];
+    __local VT t[BLK * LSV];
+    __local float *ts = (__local float *)t;
     int l = get_local_id(0);
     int x0 = get_group_id(0) * RW, y0 = get_group_id(1) * PY, ye = min(y0 + PY, h);
     int xl = x0 + l * CX; /* this work-item's first column */
@@ -225,69 +225,62 @@ blur_ring(__global const float *in, __global float *out, int w, int h, __constan
 #pragma unroll
         for (int m = 0; m < 2 * R; m++)
             a[c][m] = 0.0f;
-    /* batch u0 is filtered from t[b] while batch u0 + BLK goes into t[b ^ 1], U rows at a time; the first
-     * pass (u0 = -BLK) only loads */
-    for (int u0 = -BLK, b = 0; u0 < ROWS; u0 += BLK, b ^= 1) {
-        __local const VT *tc = t[b];
-        __local float *tn = (__local float *)t[b ^ 1];
-        bool more = u0 + BLK < ROWS;
+    for (int u0 = 0; u0 < ROWS; u0 += BLK) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* U rows' loads are all issued before the first is stored: one memory latency per U rows */
+        for (int r0 = 0; r0 < BLK; r0 += U) {
+            float ld[U][NL];
+#pragma unroll
+            for (int r = 0; r < U; r++) {
+                __global const float *src = in + clampi(y0 - R + u0 + r0 + r, h) * w;
+#pragma unroll
+                for (int k = 0; k < NL; k++)
+                    ld[r][k] = l + k * WGX < LS ? src[col[k]] : 0.0f;
+            }
+#pragma unroll
+            for (int r = 0; r < U; r++)
+#pragma unroll
+                for (int k = 0; k < NL; k++)
+                    if (l + k * WGX < LS) ts[(r0 + r) * LS + l + k * WGX] = ld[r][k];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
         for (int j0 = 0; j0 < BLK; j0 += U) {
-            float ld[U][NL]; /* all U rows' loads issued before any is stored */
-            if (more) {
 #pragma unroll
-                for (int r = 0; r < U; r++) {
-                    __global const float *src = in + clampi(y0 - R + u0 + BLK + j0 + r, h) * w;
+            for (int jj = 0; jj < U; jj++) {
+                int j = j0 + jj;
+                float v[NV * CX], hs[CX], o[CX];
 #pragma unroll
-                    for (int k = 0; k < NL; k++)
-                        ld[r][k] = l + k * WGX < LS ? src[col[k]] : 0.0f;
+                for (int q = 0; q < NV; q++)
+                    UNPACK(v, q, t[j * LSV + l + q]);
+#pragma unroll
+                for (int c = 0; c < CX; c++) {
+                    float s = 0.0f;
+#pragma unroll
+                    for (int k = 0; k < T; k++)
+                        s += g[k] * v[c + k];
+                    hs[c] = s;
                 }
-            }
-            if (u0 >= 0) {
 #pragma unroll
-                for (int jj = 0; jj < U; jj++) {
-                    int j = j0 + jj;
-                    float v[NV * CX], hs[CX], o[CX];
+                for (int c = 0; c < CX; c++) {
+                    o[c] = a[c][0] + g[2 * R] * hs[c];
 #pragma unroll
-                    for (int q = 0; q < NV; q++)
-                        UNPACK(v, q, tc[j * LSV + l + q]);
+                    for (int m = 0; m < 2 * R - 1; m++)
+                        a[c][m] = a[c][m + 1] + g[2 * R - 1 - m] * hs[c];
+                    a[c][2 * R - 1] = g[0] * hs[c];
+                }
+                int y = y0 - 2 * R + u0 + j; /* the output row that input row u0 + j completes */
+                if (y >= y0 && y < ye) {
+                    __global float *dst = out + y * w + xl;
+                    if (whole) {
+                        *(__global VT *)dst = PACK(o);
+                    } else {
 #pragma unroll
-                    for (int c = 0; c < CX; c++) {
-                        float s = 0.0f;
-#pragma unroll
-                        for (int k = 0; k < T; k++)
-                            s += g[k] * v[c + k];
-                        hs[c] = s;
-                    }
-#pragma unroll
-                    for (int c = 0; c < CX; c++) {
-                        o[c] = a[c][0] + g[2 * R] * hs[c];
-#pragma unroll
-                        for (int m = 0; m < 2 * R - 1; m++)
-                            a[c][m] = a[c][m + 1] + g[2 * R - 1 - m] * hs[c];
-                        a[c][2 * R - 1] = g[0] * hs[c];
-                    }
-                    int y = y0 - 2 * R + u0 + j; /* the output row that input row u0 + j completes */
-                    if (y >= y0 && y < ye) {
-                        __global float *dst = out + y * w + xl;
-                        if (whole) {
-                            *(__global VT *)dst = PACK(o);
-                        } else {
-#pragma unroll
-                            for (int c = 0; c < CX; c++)
-                                if (xl + c < w) dst[c] = o[c];
-                        }
+                        for (int c = 0; c < CX; c++)
+                            if (xl + c < w) dst[c] = o[c];
                     }
                 }
-            }
-            if (more) {
-#pragma unroll
-                for (int r = 0; r < U; r++)
-#pragma unroll
-                    for (int k = 0; k < NL; k++)
-                        if (l + k * WGX < LS) tn[(j0 + r) * LS + l + k * WGX] = ld[r][k];
             }
         }
-        barrier(CLK_LOCAL_MEM_FENCE); /* the next batch stored; this one read by all before it is reused */
     }
 }
 #endif /* RING */

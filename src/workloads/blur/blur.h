@@ -33,11 +33,11 @@
 #define LOCAL_SEP(wx, wy, r) ((size_t)((wy) + 2 * (r)) * ((wx) + 1) * sizeof(float))
 #define LOCAL_FUSED(wx, wy, py, r)                                                                           \
     ((size_t)((wy) * (py) + 2 * (r)) * ((((wx) + 2 * (r)) | 1) + (wx) + 1) * sizeof(float))
-/* fused-ring's: two batches of blk rows (one filtered, the next loading) of the group's wx*cx columns + 2r,
- * rounded up to whole cx-float vectors; its row loop is unrolled BLUR_RING_U times (blk a multiple of it) */
+/* fused-ring's: blk rows of the group's wx*cx columns + 2r, rounded up to whole cx-float vectors; its row
+ * loop is unrolled BLUR_RING_U times (blk a multiple of it) */
 #define BLUR_RING_U 8
 #define LOCAL_RING(wx, cx, r, blk)                                                                           \
-    ((size_t)2 * (blk) * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
+    ((size_t)(blk) * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the
@@ -119,8 +119,8 @@ int blur_rung_algo(const void *rs);
 /* fused-ring's columns per work-item (its -DCX) for rung r at radius rad: P_WGY, or if 0, 2 while two
  * columns' 2 rad register sums leave room for more than one group of 32 per SM quarter (rad <= 24; the H100's
  * search at sigma 5 (docs/workloads/blur.md): 2 beat 4 by 1.22x), else 1; past rad = 64 the sums spill to
- * private memory. Its rows per batch (-DBLK): P_BLK, or if 0, 16, and 8 where the sums spill (the local rows
- * then leave more of the L1 to the spilled sums). */
+ * private memory. Its rows loaded at a time (-DBLK): P_BLK, or if 0, 32, and 8 where the sums spill (the
+ * local rows then leave more of the L1 to the spilled sums). */
 int blur_ring_cx(const cg_rung *r, int rad);
 int blur_ring_blk(const cg_rung *r, int rad);
 /* The block length of a block rung (P_BLK), 0 for the others. */

@@ -115,7 +115,7 @@ int blur_ring_cx(const cg_rung *r, int rad)
 
 int blur_ring_blk(const cg_rung *r, int rad)
 {
-    return r->p[P_BLK] > 0 ? r->p[P_BLK] : rad <= 64 ? 16 : 8;
+    return r->p[P_BLK] > 0 ? r->p[P_BLK] : rad <= 64 ? 32 : 8;
 }
 
 static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h, launch *l)
