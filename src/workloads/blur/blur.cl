@@ -170,13 +170,13 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 /* ---- fused-ring: both passes in one kernel, the column sums in registers --------------------------------
  * A group of WGX work-items owns WGX*CX adjacent output columns and a strip of PY output rows. It walks down
  * the strip's PY + 2R input rows, BLK at a time: (1) the BLK rows' RW + 2R pixels go into local memory (one
- * barrier pair, one memory latency per BLK rows); (2) each work-item filters its CX columns of each row from
+ * barrier pair per BLK rows, U rows' loads in flight at once); (2) each work-item filters its CX columns of each row from
  * there (CX + 2R values in NV aligned vector loads), then adds the filtered row into a ring of 2R partial
  * sums per column, held in registers: a[c][m] is output row u - 2R + m's sum of the rows before u. The oldest
  * completes with row u and is written; the others shift down one (renamed registers: the loop is unrolled U
  * times), and row u opens the newest. Each input row is loaded and row-filtered once per strip, instead of
- * once per block plus a 2R halo (fused). CX (4, 2 or 1; by R unless tuned: blur_ring_cx) sets how many
- * sums a work-item keeps: CX x 2R registers. */
+ * once per block plus a 2R halo (fused). CX (2 up to R = 24, then 1, unless tuned: blur_ring_cx; 4 in a
+ * search) sets how many sums a work-item keeps: CX x 2R registers. */
 #ifndef CX
 #define CX 4
 #endif
