@@ -319,6 +319,7 @@ static cg_status blur_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
         return CG_E_RUNTIME;
     }
     s->exact = o->check_exact;
+    s->cpu = (ctx->dev->type & CL_DEVICE_TYPE_CPU) != 0;
     s->range = s->exact ? BLUR_EXACT_MAX : 1.0;
     cg_status st = pick_sigma(o, s);
     if (st == CG_OK) st = pick_size(ctx, o, s);
@@ -375,7 +376,7 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (r->p[P_BLK] > 0 && r->p[P_ALGO] != A_RING && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
     if (r->p[P_ALGO] == A_RING && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DBLK=%d -DU=%d", blur_ring_cx(r, s->r),
+        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DBLK=%d -DU=%d", blur_ring_cx(s, r),
                  blur_ring_blk(r, s->r), BLUR_RING_U);
 }
 

@@ -86,6 +86,7 @@ typedef struct blur_state {
     double sigma;
     int r;         /* radius: 2r+1 taps */
     bool exact;    /* --check exact: integer pixels, dyadic weights g (docs/workloads/blur.md) */
+    bool cpu;      /* the device is a CPU (fused-ring's columns per work-item: blur_ring_cx) */
     double range;  /* the largest input value: 1 (pixel / 255), or BLUR_EXACT_MAX when exact */
     float *g, *g2; /* the kernels' 1D weights (2r+1), 2D weights (2r+1)^2 = g[j] * g[i] */
     float *gt;     /* the sampled Gaussian's weights, the truth the recursive rungs are held to */
@@ -116,12 +117,13 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
 cg_status blur_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void blur_release(void *rs);
 int blur_rung_algo(const void *rs);
-/* fused-ring's columns per work-item (its -DCX) for rung r at radius rad: P_WGY, or if 0, 2 while two
- * columns' 2 rad register sums leave room for more than one group of 32 per SM quarter (rad <= 24; the H100's
- * search at sigma 5 (docs/workloads/blur.md): 2 beat 4 by 1.22x), else 1; past rad = 64 the sums spill to
- * private memory. Its rows loaded at a time (-DBLK): P_BLK, or if 0, 32, and 8 where the sums spill (the
- * local rows then leave more of the L1 to the spilled sums). */
-int blur_ring_cx(const cg_rung *r, int rad);
+/* fused-ring's columns per work-item (its -DCX) for rung r on s's device at s's radius: P_WGY, or if 0, up
+ * to radius 24 4 on a CPU (PoCL's search at sigma 5: 4 beat 2 by 1.57x, one vector of a CPU's SIMD lanes) and
+ * 2 elsewhere (two columns' 2R register sums leave room for more than one group of 32 per SM quarter: the
+ * H100's search at sigma 5 preferred 2 to 4 by 1.22x; docs/workloads/blur.md), beyond it 1; past radius 64
+ * the sums spill to private memory. Its rows loaded at a time (-DBLK): P_BLK, or if 0, 32, and 8 where the
+ * sums spill (the local rows then leave more of the L1 to the spilled sums). */
+int blur_ring_cx(const blur_state *s, const cg_rung *r);
 int blur_ring_blk(const cg_rung *r, int rad);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);

@@ -108,9 +108,9 @@ static size_t round_up(size_t x, size_t m)
     return (x + m - 1) / m * m;
 }
 
-int blur_ring_cx(const cg_rung *r, int rad)
+int blur_ring_cx(const blur_state *s, const cg_rung *r)
 {
-    return r->p[P_WGY] > 0 ? r->p[P_WGY] : rad <= 24 ? 2 : 1;
+    return r->p[P_WGY] > 0 ? r->p[P_WGY] : s->r > 24 ? 1 : s->cpu ? 4 : 2;
 }
 
 int blur_ring_blk(const cg_rung *r, int rad)
@@ -118,12 +118,12 @@ int blur_ring_blk(const cg_rung *r, int rad)
     return r->p[P_BLK] > 0 ? r->p[P_BLK] : rad <= 64 ? 32 : 8;
 }
 
-static void shape_launch(const cg_rung *r, int rad, shape sh, size_t w, size_t h, launch *l)
+static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t w, size_t h, launch *l)
 {
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY];
     l->dims = 2;
     if (sh == S_RING) { /* a WGX x 1 group per WGX*CX columns and PY rows */
-        size_t cols = wx * (size_t)blur_ring_cx(r, rad);
+        size_t cols = wx * (size_t)blur_ring_cx(s, r);
         l->local[0] = wx;
         l->local[1] = 1;
         l->global[0] = (w + cols - 1) / cols * wx;
@@ -224,7 +224,7 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
     return a == A_FUSED  ? LOCAL_FUSED(wx, wy, py, rad)
-           : a == A_RING ? LOCAL_RING(wx, (size_t)blur_ring_cx(r, s->r), rad, (size_t)blur_ring_blk(r, s->r))
+           : a == A_RING ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(r, s->r))
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
@@ -251,7 +251,7 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     q->blk = q->algo == A_RING ? 0 : r->p[P_BLK]; /* only the block rungs' blocks have their own bound */
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        shape_launch(r, s->r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        shape_launch(s, r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
         l->stage = p->kernel;
         if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;
