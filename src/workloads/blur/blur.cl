@@ -175,8 +175,8 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
  * sums per column, held in registers: a[c][m] is output row u - 2R + m's sum of the rows before u. The oldest
  * completes with row u and is written; the others shift down one (renamed registers: the loop is unrolled U
  * times), and row u opens the newest. Each input row is loaded and row-filtered once per strip, instead of
- * once per block plus a 2R halo (fused). CX (2 up to R = 24, then 1, unless tuned: blur_ring_cx; 4 in a
- * search) sets how many sums a work-item keeps: CX x 2R registers. */
+ * once per block plus a 2R halo (fused). CX (up to R = 24, 2 on a GPU and 4 on a CPU, then 1, unless tuned:
+ * blur_ring_cx) sets how many sums a work-item keeps: CX x 2R registers. */
 #ifndef CX
 #define CX 4
 #endif
