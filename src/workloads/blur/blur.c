@@ -371,13 +371,13 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
 static void blur_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const blur_state *s = state;
+    bool ring = r->p[P_ALGO] == A_RING;
+    int blk = ring ? blur_ring_blk(s, r) : r->p[P_BLK];
     int n =
         snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
-    if (r->p[P_BLK] > 0 && r->p[P_ALGO] != A_RING && n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", r->p[P_BLK]);
-    if (r->p[P_ALGO] == A_RING && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DBLK=%d -DU=%d", blur_ring_cx(s, r),
-                 blur_ring_blk(r, s->r), BLUR_RING_U);
+    if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
+    if (ring && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
 }
 
 /* What the kernels cannot take, for tuning candidates (the table rows always pass; local memory is

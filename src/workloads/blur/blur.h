@@ -124,7 +124,7 @@ int blur_rung_algo(const void *rs);
  * the sums spill to private memory. Its rows loaded at a time (-DBLK): P_BLK, or if 0, 32, and 8 where the
  * sums spill (the local rows then leave more of the L1 to the spilled sums). */
 int blur_ring_cx(const blur_state *s, const cg_rung *r);
-int blur_ring_blk(const cg_rung *r, int rad);
+int blur_ring_blk(const blur_state *s, const cg_rung *r);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */

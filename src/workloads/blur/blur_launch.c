@@ -113,9 +113,9 @@ int blur_ring_cx(const blur_state *s, const cg_rung *r)
     return r->p[P_WGY] > 0 ? r->p[P_WGY] : s->r > 24 ? 1 : s->cpu ? 4 : 2;
 }
 
-int blur_ring_blk(const cg_rung *r, int rad)
+int blur_ring_blk(const blur_state *s, const cg_rung *r)
 {
-    return r->p[P_BLK] > 0 ? r->p[P_BLK] : rad <= 64 ? 32 : 8;
+    return r->p[P_BLK] > 0 ? r->p[P_BLK] : s->r <= 64 ? 32 : 8;
 }
 
 static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t w, size_t h, launch *l)
@@ -223,8 +223,8 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
-    return a == A_FUSED  ? LOCAL_FUSED(wx, wy, py, rad)
-           : a == A_RING ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(r, s->r))
+    return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
+           : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(s, r))
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
                               : 0;
 }
@@ -248,7 +248,9 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     CG_FAIL_IF(!q, CG_E_RUNTIME, "blur: out of host memory");
     q->algo =
         r->p[P_ALGO]; /* a rung short of local memory never gets here: the runner reports it unsupported */
-    q->blk = q->algo == A_RING ? 0 : r->p[P_BLK]; /* only the block rungs' blocks have their own bound */
+    /* a block rung's blocks have their own bound: its plan passes the carries (fused-ring's P_BLK is a batch)
+     */
+    q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
         shape_launch(s, r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
