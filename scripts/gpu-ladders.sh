@@ -28,6 +28,16 @@ run() {
   grep -E "FAILED|unsupported|error" "$out/$name.txt" | head -5
   return 0
 }
+# tune_run NAME LIMIT ARGS...: one clgauge tune on the GPU within LIMIT seconds, its table, JSON and exit status
+# kept (an argument holding ';' or a blank goes to commands.txt in single quotes, as it would be typed).
+tune_run() {
+  local name=$1 limit=$2 a shown=
+  shift 2
+  for a in "$@"; do case $a in *[\;\ ]*) shown+=" '$a'" ;; *) shown+=" $a" ;; esac; done
+  echo "\$ clgauge tune$shown --device ${RUN_DEVICE:-gpu} --json $name.json" >>"$out/commands.txt"
+  timeout "$limit" $cg tune "$@" --device "${RUN_DEVICE:-gpu}" --json "$out/$name.json" >"$out/$name.txt" 2>&1
+  echo "rc=$?" >>"$out/commands.txt"
+}
 # pack: the device tool brings back only a few files per call, so everything goes back as one archive too.
 pack() { tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")"; }
 trap pack EXIT
@@ -45,10 +55,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   scan-tune) # searches of work-group x items (SCAN_TUNE: rungs, default nv-vload; SCAN_SPACE the values)
     sp=${SCAN_SPACE:-wg=128,256,512;items=8,16,32}
     for t in ${SCAN_TUNE:-nv-vload}; do
-      echo "\$ clgauge tune scan:$t --space '$sp' --budget 60 --runs 5 --device gpu --json tune-scan-$t.json" >>"$out/commands.txt"
-      timeout 120 $cg tune scan:$t --space "$sp" --budget 60 --runs 5 --device gpu \
-        --json "$out/tune-scan-$t.json" >"$out/tune-scan-$t.txt" 2>&1
-      echo "rc=$?" >>"$out/commands.txt"
+      tune_run tune-scan-$t 120 scan:$t --space "$sp" --budget 60 --runs 5
     done ;;
   recheck) # the session-9 kernels after the last refactors, verified on the GPU (few runs)
     run recheck-of opticalflow:best,opticalflow:unorm16 --runs 3 &&
@@ -150,10 +157,8 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       "blur:fused --budget 240"; do
       t=${a%% *}
       n=tune-x-${t//:/-}
-      echo "\$ clgauge tune $a --runs 5 --device gpu --json $n.json" >>"$out/commands.txt"
       # shellcheck disable=SC2086 # the words of $a are the arguments
-      timeout 280 $cg tune $a --runs 5 --device gpu --json "$out/$n.json" >"$out/$n.txt" 2>&1
-      echo "rc=$?" >>"$out/commands.txt"
+      tune_run $n 280 $a --runs 5
     done
     run tune-x-untuned histogram:self-zero,blur:fused --no-tuned --runs 10 &&
       run tune-x-tuned histogram:self-zero,blur:fused --runs 10 ;;
@@ -202,18 +207,14 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     for sg in 2 3 8 10 16 20 32; do
       run ring-4096-s$sg blur:sep-local,blur:fused,blur:fused-ring,blur:recursive-blocks --size 4096x4096 --sigma $sg --runs 5
     done
-    echo "\$ clgauge tune blur:fused-ring --budget 90 --runs 5 --device gpu --json tune-ring.json" >>"$out/commands.txt"
-    timeout 200 $cg tune blur:fused-ring --budget 90 --runs 5 --device gpu --json "$out/tune-ring.json" >"$out/tune-ring.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt"
+    tune_run tune-ring 200 blur:fused-ring --budget 90 --runs 5
     run ring-untuned blur:fused,blur:fused-ring --size 4096x4096 --no-tuned --runs 10 &&
       run ring-tuned blur:fused,blur:fused-ring --size 4096x4096 --runs 10 ;;
   blur-ring2) # issue 21: fused-ring with rows loaded BLK at a time and vector stores; its search over the group,
     # columns per work-item, strip and rows per load (RING_SPACE), then untuned and tuned, sigma 2 .. 32
     run ring2-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10
     sp=${RING_SPACE:-wgx=32,64,128;cx=2,4;py=128,256;blk=32,64}
-    echo "\$ clgauge tune blur:fused-ring --space '$sp' --budget 150 --runs 5 --device gpu --json tune-ring2.json" >>"$out/commands.txt"
-    timeout 240 $cg tune blur:fused-ring --space "$sp" --budget 150 --runs 5 --device gpu --json "$out/tune-ring2.json" >"$out/tune-ring2.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt"
+    tune_run tune-ring2 240 blur:fused-ring --space "$sp" --budget 150 --runs 5
     run ring2-tuned-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 &&
       run ring2-tuned-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5
     for sg in 2 10 20 32; do
@@ -225,10 +226,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       run ring3-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
     sp=${RING_SPACE:-wgx=16,32,64;cx=2;py=64,128,192,256;blk=16,32}
     for sz in 4096 8192; do
-      echo "\$ clgauge tune blur:fused-ring --size ${sz}x$sz --space '$sp' --budget 110 --runs 5 --device gpu --json tune-ring3-$sz.json" >>"$out/commands.txt"
-      timeout 200 $cg tune blur:fused-ring --size ${sz}x$sz --space "$sp" --budget 110 --runs 5 --device gpu \
-        --json "$out/tune-ring3-$sz.json" >"$out/tune-ring3-$sz.txt" 2>&1
-      echo "rc=$?" >>"$out/commands.txt"
+      tune_run tune-ring3-$sz 200 blur:fused-ring --size ${sz}x$sz --space "$sp" --budget 110 --runs 5
     done
     run ring3-tuned-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --runs 10 &&
       run ring3-tuned-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --runs 5
@@ -269,10 +267,7 @@ PYEOF
         run ring4-$x-8192-s5 blur:fused-ring --kernel-dir /tmp/kd-$x --no-cache --size 8192x8192 --runs 5 --no-tuned
     done
     sp=${RING_SPACE:-wgx=32;cx=2,4;py=128,192;blk=16,32}
-    echo "\$ clgauge tune blur:fused-ring --space '$sp' --budget 80 --runs 5 --device gpu --json tune-ring4.json" >>"$out/commands.txt"
-    timeout 150 $cg tune blur:fused-ring --space "$sp" --budget 80 --runs 5 --device gpu --json "$out/tune-ring4.json" \
-      >"$out/tune-ring4.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt"
+    tune_run tune-ring4 150 blur:fused-ring --space "$sp" --budget 80 --runs 5
     for sg in 2 3 8 10 16 20 32; do
       run ring4-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done ;;
@@ -285,10 +280,7 @@ PYEOF
       run ring5-single-4096-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 4096x4096 --runs 10 --no-tuned &&
         run ring5-single-8192-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 8192x8192 --runs 5 --no-tuned
     fi
-    echo "\$ clgauge tune blur:fused-ring --space 'wgx=32;cx=2;py=128;blk=16,32' --budget 40 --runs 5 --device gpu --json tune-ring5.json" >>"$out/commands.txt"
-    timeout 90 $cg tune blur:fused-ring --space 'wgx=32;cx=2;py=128;blk=16,32' --budget 40 --runs 5 --device gpu \
-      --json "$out/tune-ring5.json" >"$out/tune-ring5.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt"
+    tune_run tune-ring5 90 blur:fused-ring --space 'wgx=32;cx=2;py=128;blk=16,32' --budget 40 --runs 5
     for sg in 2 3 10 20 32; do
       run ring5-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done ;;
@@ -321,10 +313,8 @@ PYEOF
     tt=${TUNE_TARGETS:-reduction:best histogram:best transpose:best convolution:best filter3x3:u8-vec-16x16 scan:nv-shfl}
     for t in $tt; do
       n=tune-$td-${t//:/-}
-      echo "\$ clgauge tune $t --budget ${TUNE_BUDGET:-45} --runs 5 --device $td ${TUNE_ARGS:-}--json $n.json" >>"$out/commands.txt"
-      timeout 200 $cg tune $t --budget "${TUNE_BUDGET:-45}" --runs 5 --device "$td" ${TUNE_ARGS:-} --json "$out/$n.json" \
-        >"$out/$n.txt" 2>&1
-      echo "rc=$?" >>"$out/commands.txt"
+      # shellcheck disable=SC2086 # the words of TUNE_ARGS are arguments
+      RUN_DEVICE=$td tune_run $n 200 $t --budget "${TUNE_BUDGET:-45}" --runs 5 ${TUNE_ARGS:-}
     done
     r=$(echo $tt | tr ' ' ,)
     RUN_DEVICE=$td run tune-$td-untuned $r --no-tuned --runs 10 ${TUNE_ARGS:-} &&
