@@ -319,6 +319,17 @@ PYEOF
     r=$(echo $tt | tr ' ' ,)
     RUN_DEVICE=$td run tune-$td-untuned $r --no-tuned --runs 10 ${TUNE_ARGS:-} &&
       RUN_DEVICE=$td run tune-$td-tuned $r --runs 10 ${TUNE_ARGS:-} ;;
+  tune-goal) # issue 20's goal in one job: three workloads' best rungs searched from their own values, then the
+    # same rungs untuned and tuned (scan: nv-reread, the best hand-picked rung before any search, and nv-wide,
+    # the session-9 search's winner made a rung, beside them; blur at sigma 10, where no search has been)
+    tune_run tune-goal-scan 130 scan:nv-vload --space 'wg=128,256,512;items=8,16,32' --budget 60 --runs 5
+    tune_run tune-goal-of 130 opticalflow:best --budget 60 --runs 5
+    tune_run tune-goal-blur10 170 blur:fused-ring --sigma 10 --space 'wgx=32,64,128;cx=1,2;py=64,128,256' \
+      --budget 110 --runs 5
+    g=scan:nv-reread,scan:nv-vload,scan:nv-wide,opticalflow:best
+    run tune-goal-untuned $g --no-tuned --runs 10 && run tune-goal-tuned $g --runs 10 &&
+      run tune-goal-blur10-untuned blur:fused-ring --sigma 10 --no-tuned --runs 10 &&
+      run tune-goal-blur10-tuned blur:fused-ring --sigma 10 --runs 10 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
