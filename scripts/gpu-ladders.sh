@@ -319,6 +319,15 @@ PYEOF
     r=$(echo $tt | tr ' ' ,)
     RUN_DEVICE=$td run tune-$td-untuned $r --no-tuned --runs 10 ${TUNE_ARGS:-} &&
       RUN_DEVICE=$td run tune-$td-tuned $r --runs 10 ${TUNE_ARGS:-} ;;
+  cloth-fma) # issue 17: the fma rung beside jacobi and best at 1024x1024 (K 10 and 20); the gather rungs' groups
+    # searched (issue 20), then run with the winners in the same job
+    C=cloth:jacobi,cloth:best,cloth:fma
+    run cloth-fma $C --grid 1024x1024 --runs 10 &&
+      run cloth-fma-k20 $C,cloth:merged --grid 1024x1024 --iterations 20 --runs 5
+    tune_run tune-cloth-fma 170 cloth:fma --grid 1024x1024 --budget 100 --runs 5
+    tune_run tune-cloth-merged 100 cloth:merged --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4' \
+      --budget 60 --runs 5
+    run cloth-fma-tuned cloth:merged,cloth:best,cloth:fma --grid 1024x1024 --runs 10 ;;
   tune-goal) # issue 20's goal in one job: three workloads' best rungs searched from their own values, then the
     # same rungs untuned and tuned (scan: nv-reread, the best hand-picked rung before any search, and nv-wide,
     # the session-9 search's winner made a rung, beside them; blur at sigma 10, where no search has been)

@@ -11,6 +11,9 @@
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
 #     NULL and 3x4 are refused (1D groups of a power of two).
+#  5. cloth:fma and cloth:colour: the group as given (16x4 and 8x1 for a gather rung, 32x1 for the spring
+#     rung, whose second dimension is the cloth), no local memory, every candidate bit for bit against the
+#     host's replay.
 # Usage: bash test_tune_spaces_c.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -92,6 +95,19 @@ check "opticalflow:best sparse" '
 for p in ("wgx=0,wgy=0", "wgx=3,wgy=4"):
     skip(p, "a power of two")
 launched("wgx=16,wgy=16", "256", 0)
+'
+
+# 5. cloth: a gather rung's group (3D: the cloths are the third dimension) and the spring rung's.
+tune cloth:fma --grid 37x29 --steps 2 --iterations 3 --space 'wgx=16,8;wgy=4,1'
+check "cloth:fma" '
+launched("wgx=16,wgy=4", "16x4x1", 0)
+launched("wgx=8,wgy=1", "8x1x1", 0)
+ok("wgx=16,wgy=16")
+'
+tune cloth:colour --grid 37x29 --steps 2 --iterations 3 --space 'wgx=32'
+check "cloth:colour" '
+launched("wgx=32", "32x1", 0)
+ok("wgx=64")
 '
 
 finish

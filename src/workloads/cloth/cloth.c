@@ -39,6 +39,8 @@ static const cg_rung rungs[] = {
      "cloth_tile", NULL, 0, 20 * 20 * 16, {S_TILE, 16, 16, 0}},
     {"best", "as jacobi in 16x16 work-groups: a group's neighbours share cache lines two rows up and down",
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"fma", "as best, each multiply then add of the spring arithmetic as one fma(): one instruction, one rounding",
+     "cloth_jacobi", "-DFMA", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
      "cloth_jtile", "-DJK=1", 0, 2 * 20 * 20 * 16, {S_JACOBI, 16, 16, 0, 0}},
     {"jacobi-k2", "as jacobi-local, 2 iterations per launch on a 4-particle halo: half the launches, halo recomputed",
@@ -49,6 +51,17 @@ static const cg_rung rungs[] = {
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0, 1}},
     {"readback", "as best, plus the positions copied to the host every frame (the demo's way to draw them)",
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 1}},
+};
+/* clang-format on */
+
+/* The tuning spaces (core/tune.h): the work-group of the kernels that take any (the tile rungs' group is
+ * their tile and their local memory, left out). Each holds its rungs' own values. */
+/* clang-format off */
+static const cg_tspace spaces[] = {
+    {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
+    {"merged,single,jacobi,best,fma,per-cloth,readback", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
+      {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
 };
 /* clang-format on */
 
@@ -156,8 +169,9 @@ static void cloth_teardown(void *state)
     cl_mem m[] = {s->init_buf, s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp, s->jscale_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
-    for (int i = 0; i < S_COUNT; i++)
-        cloth_ref_free(&s->ref[i]);
+    for (int f = 0; f < 2; f++)
+        for (int i = 0; i < S_COUNT; i++)
+            cloth_ref_free(&s->ref[f][i]);
     free(s->init);
     free(s->got);
     free(s->scratch);
@@ -311,8 +325,10 @@ static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_r
 /* The residual of the device's state before the last frame's relaxation: the last frame integrated the
  * relaxed states of the two frames before it (init for frames before the first), which the frame ping-pong's
  * previous-state buffers still hold; integrated again here as cloth_integrate does. */
-static cg_status device_pre(cg_ctx *ctx, cloth_state *s, cloth_resid *pre)
+static cg_status device_pre(cg_ctx *ctx, cloth_state *s, bool fma, cloth_resid *pre)
 {
+    cloth_params p = s->prm;
+    p.fma = fma;
     cg_status st = CG_OK;
     size_t bytes = s->total * 4 * sizeof(float), m = 4 * s->total;
     float *cur = s->scratch, *prev = cur + m, *ncur = prev + m, *nprev = ncur + m;
@@ -326,7 +342,7 @@ static cg_status device_pre(cg_ctx *ctx, cloth_state *s, cloth_resid *pre)
             clEnqueueReadBuffer(ctx->queue, s->prev[s->steps % 2], CL_TRUE, 0, bytes, prev, 0, NULL, NULL));
     }
     for (size_t c = 0, k = 4 * s->n; c < (size_t)s->cloths; c++)
-        cloth_integrate_host(&s->prm, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
+        cloth_integrate_host(&p, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
     *pre = cloth_residual(&s->prm, ncur, s->cloths);
 out:
     return st;
@@ -334,14 +350,14 @@ out:
 
 static void log_convergence(cloth_state *s, const void *rs, const cloth_resid *pre, const cloth_resid *got)
 {
-    const cloth_ref *r = &s->ref[cloth_rung_scheme(rs)];
+    const cloth_ref *r = &s->ref[cloth_rung_fma_of(rs)][cloth_rung_scheme(rs)];
     char it[400];
     int len = 0;
     for (int k = 0; k <= s->iters && len >= 0 && (size_t)len < sizeof it - 12; k++)
         len += snprintf(it + len, sizeof it - (size_t)len, " %.4g", r->last[k].rms);
     CG_DEBUG("cloth:%s: host reference's stretch rms before and after each iteration of the last frame:%s",
              cloth_rung_name(rs), it);
-    const cloth_resid *col = &s->ref[S_COLOUR].last[s->iters];
+    const cloth_resid *col = &s->ref[0][S_COLOUR].last[s->iters];
     CG_DEBUG(
         "cloth:%s: spring stretch after %d iterations of the last frame: rms %.3g, max %.3g (before: rms "
         "%.3g; spring-coloured Gauss-Seidel: rms %.3g, this / coloured = %.2f)",
@@ -370,6 +386,11 @@ int cloth_rung_jk(const cg_rung *r)
     return o ? atoi(o + 5) : 0;
 }
 
+bool cloth_rung_fma(const cg_rung *r)
+{
+    return r->options && strstr(r->options, "-DFMA") != NULL;
+}
+
 /* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row). */
 static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
@@ -384,16 +405,20 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     cg_status st = CG_OK;
     cloth_state *s = state;
     cloth_scheme sc = cloth_rung_scheme(rs);
+    bool fma = cloth_rung_fma_of(rs);
     cl_mem res = cloth_result_buf(rs);
     CG_TRY(clEnqueueReadBuffer(ctx->queue, res, CL_TRUE, 0, s->total * 4 * sizeof(float), s->got, 0, NULL,
                                NULL));
-    cloth_scheme need[2] = {S_COLOUR, sc};
-    for (int k = 0; k < 2; k++)
-        if (!s->ref[need[k]].pos && cloth_ref_run(s, need[k], &s->ref[need[k]]) != CG_OK) {
+    cloth_scheme need[2] = {S_COLOUR, sc}; /* the coloured scheme (the stretch lines' base) and the rung's */
+    bool nfma[2] = {false, fma};
+    for (int k = 0; k < 2; k++) {
+        cloth_ref *r = &s->ref[nfma[k]][need[k]];
+        if (!r->pos && cloth_ref_run(s, need[k], nfma[k], r) != CG_OK) {
             CG_ERROR("cloth: out of host memory for the reference");
             return CG_E_RUNTIME;
         }
-    const cloth_ref *ref = &s->ref[sc];
+    }
+    const cloth_ref *ref = &s->ref[fma][sc];
     if (sc == S_SINGLE) {
         memset(c, 0, sizeof *c);
         c->first_index = -1;
@@ -404,7 +429,7 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
         if (!c->ok) exact_detail(s, c);
     }
     cloth_resid got = cloth_residual(&s->prm, s->got, s->cloths), pre;
-    if ((st = device_pre(ctx, s, &pre)) != CG_OK) goto out;
+    if ((st = device_pre(ctx, s, fma, &pre)) != CG_OK) goto out;
     if (c->ok && !physical(s, &pre, &got, c)) {
         c->ok = false;
         c->mismatches = c->mismatches ? c->mismatches : 1;
@@ -496,7 +521,7 @@ static void cloth_summarize(void *state, const cg_result *rows, size_t n)
         "cloth: CPU-order reference (Gauss-Seidel in spring order, one host thread's CPU time, the same %d "
         "frames x %d iterations, integration included): %s (median of %d) = %.3g M particle-it/s; %s",
         s->steps, s->iters, fmt_time(t, b, sizeof b), runs, pit / t * 1e-6, vs);
-    const cloth_ref *col = &s->ref[S_COLOUR];
+    const cloth_ref *col = &s->ref[0][S_COLOUR];
     char cmp[80] = "";
     if (col->pos)
         snprintf(cmp, sizeof cmp, " (spring-coloured Gauss-Seidel: rms %.4g)", col->last[s->iters].rms);
@@ -516,6 +541,8 @@ const cg_workload cg_workload_cloth = {
     .n_wopts = sizeof wopts / sizeof wopts[0],
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],
+    .tune = spaces,
+    .n_tune = sizeof spaces / sizeof spaces[0],
     .setup = cloth_setup,
     .teardown = cloth_teardown,
     .model = cloth_model,

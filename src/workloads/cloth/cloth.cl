@@ -2,17 +2,29 @@
  * pinned), stored one after another; the last global dimension of every launch is the cloth. One frame = cloth_integrate (wind from the particle's normal, gravity, Verlet) then the host's K
  * iterations of spring relaxation by one of the schemes below. Every kernel uses +, - and * only (no
  * division, no sqrt, no built-in dot or length) with contraction off, so that the host reference
- * (cloth_ref.c) computing the same operations in the same order gets the same bits. */
+ * (cloth_ref.c) computing the same operations in the same order gets the same bits. With -DFMA (the `fma`
+ * rung) every multiply followed by an add or subtract of the spring arithmetic is one fma(): one rounding and
+ * one instruction where there were two; the host replays it with fmaf, which rounds once as fma() must. */
 #pragma OPENCL FP_CONTRACT OFF
+
+#ifdef FMA
+#define MADD(a, b, c) fma(a, b, c) /* a * b + c, rounded once */
+#endif
 
 /* 1/sqrt(x) for x > 0: a bit-level first guess and three Newton steps (cloth_ref.c: cloth_rsqrt). */
 static float rsq(float x)
 {
     float y = as_float(0x5f3759df - (as_int(x) >> 1));
     float h = 0.5f * x;
+#ifdef FMA
+    y = y * MADD(-h, y * y, 1.5f);
+    y = y * MADD(-h, y * y, 1.5f);
+    y = y * MADD(-h, y * y, 1.5f);
+#else
     y = y * (1.5f - h * y * y);
     y = y * (1.5f - h * y * y);
     y = y * (1.5f - h * y * y);
+#endif
     return y;
 }
 
@@ -29,10 +41,18 @@ static float share(float wa, float wb)
 static float spring_factor(float4 a, float4 b, float L, float k)
 {
     float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+#ifdef FMA
+    float l2 = MADD(dz, dz, MADD(dy, dy, dx * dx));
+#else
     float l2 = dx * dx + dy * dy + dz * dz;
+#endif
     if (!(l2 > 0.0f)) return 0.0f;
     float r = rsq(l2);
+#ifdef FMA
+    return MADD(l2, r, -L) * r * k;
+#else
     return (l2 * r - L) * r * k;
+#endif
 }
 
 /* Frame step, one work-item per particle: reads the current and previous states, writes the next ones. */
@@ -118,12 +138,21 @@ __kernel void cloth_colour(__global float4 *pos, int W, int H, int fam, int par,
     float c = spring_factor(pa, pb, L, k);
     float fa = c * share(pa.w, pb.w), fb = c * share(pb.w, pa.w);
     float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
+#ifdef FMA
+    pa.x = MADD(dx, fa, pa.x);
+    pa.y = MADD(dy, fa, pa.y);
+    pa.z = MADD(dz, fa, pa.z);
+    pb.x = MADD(-dx, fb, pb.x);
+    pb.y = MADD(-dy, fb, pb.y);
+    pb.z = MADD(-dz, fb, pb.z);
+#else
     pa.x = pa.x + dx * fa;
     pa.y = pa.y + dy * fa;
     pa.z = pa.z + dz * fa;
     pb.x = pb.x - dx * fb;
     pb.y = pb.y - dy * fb;
     pb.z = pb.z - dz * fb;
+#endif
     pos[a] = pa;
     pos[b] = pb;
 }
@@ -133,9 +162,15 @@ __kernel void cloth_colour(__global float4 *pos, int W, int H, int fam, int par,
 static float4 own_step(float4 p, float4 q, float L, float k)
 {
     float fa = spring_factor(p, q, L, k) * share(p.w, q.w);
+#ifdef FMA
+    p.x = MADD(q.x - p.x, fa, p.x);
+    p.y = MADD(q.y - p.y, fa, p.y);
+    p.z = MADD(q.z - p.z, fa, p.z);
+#else
     p.x = p.x + (q.x - p.x) * fa;
     p.y = p.y + (q.y - p.y) * fa;
     p.z = p.z + (q.z - p.z) * fa;
+#endif
     return p;
 }
 
@@ -178,11 +213,24 @@ __kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float
  * count]: the last step of every Jacobi update (cloth_jacobi, cloth_jtile). */
 static float4 jacobi_move(float4 p, float sx, float sy, float sz, float s)
 {
+#ifdef FMA
+    p.x = MADD(sx, s, p.x);
+    p.y = MADD(sy, s, p.y);
+    p.z = MADD(sz, s, p.z);
+#else
     p.x = p.x + sx * s;
     p.y = p.y + sy * s;
     p.z = p.z + sz * s;
+#endif
     return p;
 }
+
+/* ACC(s, d, f): s += d * f, the Jacobi sums' step (one fma() with -DFMA). */
+#ifdef FMA
+#define ACC(s, d, f) s = MADD(d, f, s)
+#else
+#define ACC(s, d, f) s = s + (d) * (f)
+#endif
 
 /* JSUM(buf, stride, dx, dy, f): Jacobi's term of the spring to the neighbour (dx, dy) of the particle p at
  * buf[i] (rows `stride` apart), when it is inside the grid: its correction added to (sx, sy, sz), n counted.
@@ -191,9 +239,9 @@ static float4 jacobi_move(float4 p, float sx, float sy, float sz, float s)
     if (INSIDE(dx, dy)) {                                                                                    \
         float4 q = buf[i + (dy) * (stride) + (dx)];                                                          \
         float fa = spring_factor(p, q, rest.f, stiff.f) * share(p.w, q.w);                                   \
-        sx = sx + (q.x - p.x) * fa;                                                                          \
-        sy = sy + (q.y - p.y) * fa;                                                                          \
-        sz = sz + (q.z - p.z) * fa;                                                                          \
+        ACC(sx, q.x - p.x, fa);                                                                              \
+        ACC(sy, q.y - p.y, fa);                                                                              \
+        ACC(sz, q.z - p.z, fa);                                                                              \
         n++;                                                                                                 \
     }
 

@@ -54,6 +54,8 @@ enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH }; /* cg_rung.p[] */
 /* The Jacobi iterations per launch of a cloth_jtile rung: its build option -DJK=n (0 for every other rung).
  */
 int cloth_rung_jk(const cg_rung *r);
+/* Whether a rung's build options hold -DFMA: its spring arithmetic in fused multiply-adds. */
+bool cloth_rung_fma(const cg_rung *r);
 
 /* Constants of a run, as the kernels get them. */
 typedef struct cloth_params {
@@ -63,6 +65,7 @@ typedef struct cloth_params {
     float damp;
     float wind[3];    /* wind * dt^2 */
     float jscale[16]; /* Jacobi: CLOTH_JACOBI_W / n for a particle with n springs (0 for n = 0) */
+    bool fma;         /* the host's replays only: a -DFMA rung's fused multiply-adds (cloth_rung_fma) */
 } cloth_params;
 
 /* The residual of a state: over every spring, the relative stretch |len - rest| / rest. */
@@ -85,12 +88,12 @@ typedef struct cloth_state {
     size_t nsprings; /* springs of every family, of all cloths */
     int iters, steps;
     size_t max_wg;
-    int tile[2];            /* S_TILE's tile (its work-group), set by prepare */
-    float *init;            /* the initial state, 4 floats per particle */
-    float *got;             /* read back */
-    float *scratch;         /* 4 states of all cloths: the device's last two relaxed states, re-integrated */
-    cloth_ref ref[S_COUNT]; /* computed on first use (pos NULL until then) */
-    cl_mem init_buf;        /* the initial state (input; frame 0 reads it as both cur and prev) */
+    int tile[2];    /* S_TILE's tile (its work-group), set by prepare */
+    float *init;    /* the initial state, 4 floats per particle */
+    float *got;     /* read back */
+    float *scratch; /* 4 states of all cloths: the device's last two relaxed states, re-integrated */
+    cloth_ref ref[2][S_COUNT];   /* [fma][scheme], computed on first use (pos NULL until then) */
+    cl_mem init_buf;             /* the initial state (input; frame 0 reads it as both cur and prev) */
     cl_mem cur[2], prev[2], tmp; /* frame ping-pong and the Jacobi iterate (all written) */
     cl_mem jscale_buf;
     char
@@ -102,8 +105,9 @@ typedef struct cloth_state {
 } cloth_state;
 
 /* cloth_ref.c */
-/* 1/sqrt(x) for x > 0 from + and * only, as cloth.cl's rsq: a bit-level guess and three Newton steps. */
-float cloth_rsqrt(float x);
+/* 1/sqrt(x) for x > 0 from + and * only, as cloth.cl's rsq: a bit-level guess and three Newton steps (each
+ * with one fused multiply-add when fma, as with -DFMA). */
+float cloth_rsqrt(float x, bool fma);
 /* Colour c's springs (family c / 2): how many, and the anchors' layout (cloth_colour_spring). */
 size_t cloth_colour_count(const cloth_params *p, int c, size_t *na);
 /* Spring t of colour c: its endpoints a, b (particle indices); na from cloth_colour_count. */
@@ -116,7 +120,7 @@ void cloth_colour_spring(const cloth_params *p, int c, size_t na, size_t t, size
 cg_status cloth_cpu_order_run(const cloth_state *s, float *pos, double *seconds);
 /* Fills r (allocating its arrays) with scheme sc's run of s->steps frames of every cloth from s->init;
  * CG_E_RUNTIME when out of memory. S_SINGLE is replayed as an in-place gather in particle order. */
-cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, cloth_ref *r);
+cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, bool fma, cloth_ref *r);
 void cloth_ref_free(cloth_ref *r);
 /* One frame's integration of one cloth on the host (cloth.cl's cloth_integrate): (cur, prev) -> (ncur,
  * nprev). */
@@ -144,6 +148,7 @@ void cloth_release(void *rs);
 /* The buffer that holds the final state after the last run of rung rs, and the rung's scheme. */
 cl_mem cloth_result_buf(const void *rs);
 cloth_scheme cloth_rung_scheme(const void *rs);
+bool cloth_rung_fma_of(const void *rs); /* cloth_rung_fma of the rung rs was prepared from */
 const char *cloth_rung_name(const void *rs);
 /* True (once per rung) when verify should log the rung's convergence. */
 bool cloth_rung_first_verify(void *rs);

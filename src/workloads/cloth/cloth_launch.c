@@ -14,7 +14,8 @@ typedef struct cloth_rung {
     const char *name;
     cloth_scheme scheme;
     bool readback, percloth, verified;
-    int jk; /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
+    bool fma; /* built with -DFMA: replayed by the host with fused multiply-adds */
+    int jk;   /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
     cl_kernel integ, relax;
     size_t wg[2];
     cl_mem result; /* where the last run left the final state */
@@ -39,6 +40,11 @@ const char *cloth_rung_name(const void *rs)
 cloth_scheme cloth_rung_scheme(const void *rs)
 {
     return ((const cloth_rung *)rs)->scheme;
+}
+
+bool cloth_rung_fma_of(const void *rs)
+{
+    return ((const cloth_rung *)rs)->fma;
 }
 
 bool cloth_rung_first_verify(void *rs)
@@ -121,6 +127,7 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
     q->readback = r->p[P_READBACK] != 0;
     q->percloth = r->p[P_PERCLOTH] != 0;
     q->jk = cloth_rung_jk(r);
+    q->fma = cloth_rung_fma(r);
     cloth_rung_wg(s, r, q->wg);
     if (q->scheme == S_TILE) {
         s->tile[0] = (int)q->wg[0];

@@ -1,8 +1,9 @@
 /* The cloth ladder's host references: each deterministic scheme of cloth.cl replayed on the CPU with the same
  * float operations in the same order (+, - and * only, contraction off: -std=c11 turns it off in GCC, the
- * pragma in clang), so that a correct rung's result equals the reference bit for bit; the residual (relative
- * spring stretch) of a state in double; the spring colours' layout the launches share; and the timed
- * CPU-order reference (Gauss-Seidel over the spring list in place, as a CPU program runs it). */
+ * pragma in clang; with cloth_params.fma, the kernels' -DFMA, each fused multiply-add as fmaf, which rounds
+ * once as OpenCL's fma() must), so that a correct rung's result equals the reference bit for bit; the
+ * residual (relative spring stretch) of a state in double; the spring colours' layout the launches share; and
+ * the timed CPU-order reference (Gauss-Seidel over the spring list in place, as a CPU program runs it). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ typedef struct v4 {
 static const int OX[12] = {1, -1, 0, 0, 1, -1, 1, -1, 2, -2, 0, 0};
 static const int OY[12] = {0, 0, 1, -1, 1, -1, -1, 1, 0, 0, 2, -2};
 
-float cloth_rsqrt(float x)
+float cloth_rsqrt(float x, bool fma)
 {
     int32_t i;
     float y;
@@ -29,9 +30,8 @@ float cloth_rsqrt(float x)
     i = 0x5f3759df - (i >> 1);
     memcpy(&y, &i, sizeof y);
     float h = 0.5f * x;
-    y = y * (1.5f - h * y * y);
-    y = y * (1.5f - h * y * y);
-    y = y * (1.5f - h * y * y);
+    for (int k = 0; k < 3; k++)
+        y = fma ? y * fmaf(-h, y * y, 1.5f) : y * (1.5f - h * y * y);
     return y;
 }
 
@@ -41,13 +41,19 @@ static float share(float wa, float wb)
     return wa * (ws > 1.5f ? 0.5f : 1.0f);
 }
 
-static float spring_factor(v4 a, v4 b, float L, float k)
+static float spring_factor(v4 a, v4 b, float L, float k, bool fma)
 {
     float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-    float l2 = dx * dx + dy * dy + dz * dz;
+    float l2 = fma ? fmaf(dz, dz, fmaf(dy, dy, dx * dx)) : dx * dx + dy * dy + dz * dz;
     if (!(l2 > 0.0f)) return 0.0f;
-    float r = cloth_rsqrt(l2);
-    return (l2 * r - L) * r * k;
+    float r = cloth_rsqrt(l2, fma);
+    return fma ? fmaf(l2, r, -L) * r * k : (l2 * r - L) * r * k;
+}
+
+/* a + d * f as the kernels compute it: one fma() with -DFMA, else a product and a sum. */
+static inline float acc(float a, float d, float f, bool fma)
+{
+    return fma ? fmaf(d, f, a) : a + d * f;
 }
 
 size_t cloth_spring_total(int w, int h)
@@ -113,7 +119,7 @@ static void integrate(const cloth_params *p, const v4 *cur, const v4 *prev, v4 *
             float n2 = nx * nx + ny * ny + nz * nz;
             float ax = 0.0f, ay = p->grav, az = 0.0f;
             if (n2 > 0.0f) {
-                float r = cloth_rsqrt(n2);
+                float r = cloth_rsqrt(n2, p->fma);
                 float s = (p->wind[0] * nx + p->wind[1] * ny + p->wind[2] * nz) * (r * r);
                 ax = ax + nx * s;
                 ay = ay + ny * s;
@@ -136,11 +142,16 @@ void cloth_integrate_host(const cloth_params *p, const float *cur, const float *
 static inline void relax_spring(const cloth_params *p, v4 *pos, size_t a, size_t b, int f)
 {
     v4 pa = pos[a], pb = pos[b];
-    float k = spring_factor(pa, pb, p->rest[f], p->stiff[f]);
+    float k = spring_factor(pa, pb, p->rest[f], p->stiff[f], p->fma);
     float fa = k * share(pa.w, pb.w), fb = k * share(pb.w, pa.w);
     float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
-    pos[a] = (v4){pa.x + dx * fa, pa.y + dy * fa, pa.z + dz * fa, pa.w};
-    pos[b] = (v4){pb.x - dx * fb, pb.y - dy * fb, pb.z - dz * fb, pb.w};
+    if (p->fma) {
+        pos[a] = (v4){fmaf(dx, fa, pa.x), fmaf(dy, fa, pa.y), fmaf(dz, fa, pa.z), pa.w};
+        pos[b] = (v4){fmaf(-dx, fb, pb.x), fmaf(-dy, fb, pb.y), fmaf(-dz, fb, pb.z), pb.w};
+    } else {
+        pos[a] = (v4){pa.x + dx * fa, pa.y + dy * fa, pa.z + dz * fa, pa.w};
+        pos[b] = (v4){pb.x - dx * fb, pb.y - dy * fb, pb.z - dz * fb, pb.w};
+    }
 }
 
 static void relax_colours(const cloth_params *p, v4 *pos)
@@ -196,20 +207,21 @@ static v4 gather(const cloth_params *p, const v4 *buf, int stride, int bi, int x
         int u = x + OX[o], w = y + OY[o];
         if (u < 0 || u >= W || w < 0 || w >= H) continue;
         v4 q = buf[bi + OY[o] * stride + OX[o]];
-        float c = spring_factor(v, q, p->rest[o >> 2], p->stiff[o >> 2]);
+        float c = spring_factor(v, q, p->rest[o >> 2], p->stiff[o >> 2], p->fma);
         float fa = c * share(v.w, q.w);
         if (jacobi) {
-            sx = sx + (q.x - v.x) * fa;
-            sy = sy + (q.y - v.y) * fa;
-            sz = sz + (q.z - v.z) * fa;
+            sx = acc(sx, q.x - v.x, fa, p->fma);
+            sy = acc(sy, q.y - v.y, fa, p->fma);
+            sz = acc(sz, q.z - v.z, fa, p->fma);
         } else {
-            v = (v4){v.x + (q.x - v.x) * fa, v.y + (q.y - v.y) * fa, v.z + (q.z - v.z) * fa, v.w};
+            v = (v4){acc(v.x, q.x - v.x, fa, p->fma), acc(v.y, q.y - v.y, fa, p->fma),
+                     acc(v.z, q.z - v.z, fa, p->fma), v.w};
         }
         n++;
     }
     if (!jacobi) return v;
     float s = p->jscale[n];
-    return (v4){q0.x + sx * s, q0.y + sy * s, q0.z + sz * s, q0.w};
+    return (v4){acc(q0.x, sx, s, p->fma), acc(q0.y, sy, s, p->fma), acc(q0.z, sz, s, p->fma), q0.w};
 }
 
 /* cloth_tile: each tx x ty tile with a 2-particle halo copied from src into loc, its 5 colours relaxed in
@@ -238,9 +250,8 @@ static void relax_tiles(const cloth_params *p, const v4 *src, v4 *dst, const int
 
 /* One iteration of scheme sc on one cloth's pos; true when the result is in tmp (Jacobi, tiles: the caller
  * swaps the two for every cloth at once). loc: a tile's scratch. */
-static bool relax(const cloth_state *s, cloth_scheme sc, v4 *pos, v4 *tmp, v4 *loc)
+static bool relax(const cloth_state *s, const cloth_params *p, cloth_scheme sc, v4 *pos, v4 *tmp, v4 *loc)
 {
-    const cloth_params *p = &s->prm;
     int W = p->w, H = p->h;
     if (sc == S_COLOUR) {
         relax_colours(p, pos);
@@ -304,25 +315,28 @@ static void swap(v4 **a, v4 **b)
 }
 
 /* Frame f of every cloth: integrate, then K iterations (the last frame's residuals into r->last). */
-static void frame(const cloth_state *s, cloth_scheme sc, v4 **st, v4 *loc, bool last, cloth_ref *r)
+static void frame(const cloth_state *s, const cloth_params *p, cloth_scheme sc, v4 **st, v4 *loc, bool last,
+                  cloth_ref *r)
 {
     size_t n = s->n;
     for (int c = 0; c < s->cloths; c++)
-        integrate(&s->prm, st[0] + c * n, st[1] + c * n, st[2] + c * n, st[3] + c * n);
+        integrate(p, st[0] + c * n, st[1] + c * n, st[2] + c * n, st[3] + c * n);
     swap(&st[0], &st[2]);
     swap(&st[1], &st[3]);
     if (last) r->last[0] = cloth_residual(&s->prm, (const float *)st[0], s->cloths);
     for (int k = 0; k < s->iters; k++) {
         bool moved = false; /* st[2] is free until the next integration */
         for (int c = 0; c < s->cloths; c++)
-            moved = relax(s, sc, st[0] + c * n, st[2] + c * n, loc);
+            moved = relax(s, p, sc, st[0] + c * n, st[2] + c * n, loc);
         if (moved) swap(&st[0], &st[2]);
         if (last) r->last[k + 1] = cloth_residual(&s->prm, (const float *)st[0], s->cloths);
     }
 }
 
-cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, cloth_ref *r)
+cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, bool fma, cloth_ref *r)
 {
+    cloth_params p = s->prm;
+    p.fma = fma;
     size_t n = s->total;
     v4 *buf = malloc((4 * n + (size_t)(s->tile[0] + 4) * (size_t)(s->tile[1] + 4)) * sizeof *buf);
     r->last = malloc(((size_t)s->iters + 1) * sizeof *r->last);
@@ -336,7 +350,7 @@ cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, cloth_ref *r)
     memcpy(st[0], s->init, n * sizeof(v4));
     memcpy(st[1], s->init, n * sizeof(v4));
     for (int f = 0; f < s->steps; f++)
-        frame(s, sc, st, buf + 4 * n, f == s->steps - 1, r);
+        frame(s, &p, sc, st, buf + 4 * n, f == s->steps - 1, r);
     memcpy(r->pos, st[0], n * sizeof(v4));
     free(buf);
     return CG_OK;
