@@ -339,6 +339,24 @@ PYEOF
     run tune-goal-untuned $g --no-tuned --runs 10 && run tune-goal-tuned $g --runs 10 &&
       run tune-goal-blur10-untuned blur:fused-ring --sigma 10 --no-tuned --runs 10 &&
       run tune-goal-blur10-tuned blur:fused-ring --sigma 10 --runs 10 ;;
+  tune-goal2) # issue 20's goal in one job, four workloads: each searched from its rungs' own values, then the
+    # same rungs untuned (--no-tuned) and tuned; scan: nv-reread (the best hand-picked rung before any search)
+    # and nv-wide (session 9's winner made a rung) beside nv-vload; blur at sigma 10; cloth's merged
+    # (Gauss-Seidel) and fma (Jacobi); opticalflow at 1920x1080
+    tune_run tune2-scan 100 scan:nv-vload --space 'wg=128,256,512;items=8,16,32' --budget 50 --runs 5
+    tune_run tune2-blur10 100 blur:fused-ring --sigma 10 --space 'wgx=32,64;cx=1;py=128,256,512;blk=0,32' \
+      --budget 60 --runs 5
+    tune_run tune2-cloth 100 cloth:merged --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4' --budget 50 \
+      --runs 5
+    tune_run tune2-of1080 100 opticalflow:best --size 1920x1080 --space 'wgx=16,32,64;wgy=1,2,4,16' \
+      --budget 60 --runs 3
+    for m in untuned tuned; do
+      f=; [ $m = untuned ] && f=--no-tuned
+      run tune2-scan-$m scan:nv-reread,scan:nv-vload,scan:nv-wide $f --runs 10
+      run tune2-blur10-$m blur:fused-ring --sigma 10 $f --runs 10
+      run tune2-cloth-$m cloth:merged,cloth:fma --grid 1024x1024 $f --runs 10
+      RUN_TIMEOUT=100 run tune2-of1080-$m opticalflow:best --size 1920x1080 $f --runs 5
+    done ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
