@@ -328,6 +328,17 @@ PYEOF
     tune_run tune-cloth-merged 100 cloth:merged --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4' \
       --budget 60 --runs 5
     run cloth-fma-tuned cloth:merged,cloth:best,cloth:fma --grid 1024x1024 --runs 10 ;;
+  cloth-mfma) # issue 17: merged-fma (coloured Gauss-Seidel with fma) beside merged, its groups searched, then
+    # untuned and tuned in the same job
+    tune_run tune-cloth-mfma 100 cloth:merged-fma --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4' \
+      --budget 50 --runs 5
+    run cloth-mfma-untuned cloth:merged,cloth:merged-fma --grid 1024x1024 --no-tuned --runs 10 &&
+      run cloth-mfma-tuned cloth:merged-fma --grid 1024x1024 --runs 10 ;;
+  blur5-cx) # issue 21: fused-ring at 4096^2 sigma 5 with one column a work-item (not searched since the
+    # kernel's batches) and wider groups, then untuned and tuned
+    tune_run tune-blur5-cx 130 blur:fused-ring --space 'wgx=32,64,128;cx=1,2;py=128,256;blk=0' --budget 90 \
+      --runs 5
+    run blur5-untuned blur:fused-ring --no-tuned --runs 20 && run blur5-tuned blur:fused-ring --runs 20 ;;
   tune-goal) # issue 20's goal in one job: three workloads' best rungs searched from their own values, then the
     # same rungs untuned and tuned (scan: nv-reread, the best hand-picked rung before any search, and nv-wide,
     # the session-9 search's winner made a rung, beside them; blur at sigma 10, where no search has been)

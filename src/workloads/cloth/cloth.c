@@ -41,6 +41,8 @@ static const cg_rung rungs[] = {
      "cloth_jacobi", NULL, 0, 0, {S_JACOBI, 16, 16, 0}},
     {"fma", "as best, each multiply then add of the spring arithmetic as one fma(): one instruction, one rounding",
      "cloth_jacobi", "-DFMA", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"merged-fma", "as merged, its spring arithmetic in fma() as the fma rung's: the same step for Gauss-Seidel",
+     "cloth_vertex", "-DFMA", 0, 0, {S_VERTEX, 64, 1, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
      "cloth_jtile", "-DJK=1", 0, 2 * 20 * 20 * 16, {S_JACOBI, 16, 16, 0, 0}},
     {"jacobi-k2", "as jacobi-local, 2 iterations per launch on a 4-particle halo: half the launches, halo recomputed",
@@ -59,7 +61,7 @@ static const cg_rung rungs[] = {
 /* clang-format off */
 static const cg_tspace spaces[] = {
     {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
-    {"merged,single,jacobi,best,fma,per-cloth,readback", 2,
+    {"merged,single,jacobi,best,fma,merged-fma,per-cloth,readback", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
 };
