@@ -51,7 +51,7 @@ check "blur:fused-ring" '
 launched("wgx=8,cx=2,py=16,blk=16", "8x1", 16 * (8 + 16 - 1) * 2 * 4)
 skip("wgx=8,cx=3,py=16,blk=16", "cx=3: 1, 2 or 4")
 skip("wgx=8,cx=2,py=16,blk=12", "blk=12: a multiple of 8")
-skip("wgx=32,cx=0,py=128,blk=0", "needs 20480 B of local memory")  # cx 0: 4 on a CPU
+skip("wgx=32,cx=0,py=0,blk=0", "needs 20480 B of local memory")  # cx 0: 4 on a CPU
 '
 for sg in 5.0 4; do
     CLGAUGE_LOCAL_MEM_CAP=4000 "$BIN" run blur:fused-ring --size 37x29 --sigma $sg --runs 1 --warmup 0 \

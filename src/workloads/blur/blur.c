@@ -56,8 +56,8 @@ static const cg_rung rungs[] = {
      "blur_rg_rows", NULL, 0, 32 * 33 * 4, {A_RG_HT, 64, 1, 1}},
     {"fused", "both separable passes in one kernel: 32x64 block + halo in local, 4x8 outputs slide",
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
-    {"fused-ring", "vs fused: a group walks a 128-row strip, column sums in registers: rows filtered once",
-     "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 128, 0}},
+    {"fused-ring", "vs fused: a group walks a strip (128 rows, 512 on a CPU), column sums in registers: rows filtered once",
+     "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 0, 0}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
@@ -81,7 +81,7 @@ static const cg_tspace spaces[] = {
     {"fused-ring", 4,
      {{"wgx", P_WGX, CG_TR_WG_X, 3, {32, 64, 128}},
       {"cx", P_WGY, CG_TR_OTHER, 4, {0, 1, 2, 4}},
-      {"py", P_PY, CG_TR_OTHER, 3, {64, 128, 256}},
+      {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
     {"sep-local", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
@@ -373,8 +373,8 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     const blur_state *s = state;
     bool ring = r->p[P_ALGO] == A_RING;
     int blk = ring ? blur_ring_blk(s, r) : r->p[P_BLK];
-    int n =
-        snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], r->p[P_PY]);
+    int py = ring ? blur_ring_py(s, r) : r->p[P_PY];
+    int n = snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], py);
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
@@ -403,8 +403,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
         snprintf(why, len, "wgx=%d: 1 to 1024 work-items (-DWGX sizes the local rows; no NULL)", wx);
     else if (a == A_RING && wy != 0 && wy != 1 && wy != 2 && wy != 4)
         snprintf(why, len, "cx=%d: 1, 2 or 4 columns per work-item (a vector), or 0: by the radius", wy);
-    else if (a == A_RING && (py < 1 || py > 65536))
-        snprintf(why, len, "py=%d: 1 to 65536 output rows per strip", py);
+    else if (a == A_RING && (py < 0 || py > 65536))
+        snprintf(why, len, "py=%d: 1 to 65536 output rows per strip, or 0: by the device", py);
     else if (a == A_RING && blk != 0 && (blk < BLUR_RING_U || blk > 256 || blk % BLUR_RING_U))
         snprintf(why, len,
                  "blk=%d: a multiple of %d up to 256 (rows loaded at a time; the row loop is unrolled %d "

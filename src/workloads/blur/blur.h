@@ -125,6 +125,9 @@ int blur_rung_algo(const void *rs);
  * sums spill (the local rows then leave more of the L1 to the spilled sums). */
 int blur_ring_cx(const blur_state *s, const cg_rung *r);
 int blur_ring_blk(const blur_state *s, const cg_rung *r);
+/* fused-ring's strip rows: p[P_PY], or for 0 by device: 512 on a CPU (PoCL's search: 1.19x over 128 with
+ * 4 columns a work-item, fewer halo rows for threads that each walk whole strips), 128 elsewhere. */
+int blur_ring_py(const blur_state *s, const cg_rung *r);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */

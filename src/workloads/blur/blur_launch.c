@@ -113,6 +113,11 @@ int blur_ring_cx(const blur_state *s, const cg_rung *r)
     return r->p[P_WGY] > 0 ? r->p[P_WGY] : s->r > 24 ? 1 : s->cpu ? 4 : 2;
 }
 
+int blur_ring_py(const blur_state *s, const cg_rung *r)
+{
+    return r->p[P_PY] > 0 ? r->p[P_PY] : s->cpu ? 512 : 128;
+}
+
 int blur_ring_blk(const blur_state *s, const cg_rung *r)
 {
     return r->p[P_BLK] > 0 ? r->p[P_BLK] : s->r <= 64 ? 32 : 8;
@@ -123,11 +128,11 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY];
     l->dims = 2;
     if (sh == S_RING) { /* a WGX x 1 group per WGX*CX columns and PY rows */
-        size_t cols = wx * (size_t)blur_ring_cx(s, r);
+        size_t cols = wx * (size_t)blur_ring_cx(s, r), rows = (size_t)blur_ring_py(s, r);
         l->local[0] = wx;
         l->local[1] = 1;
         l->global[0] = (w + cols - 1) / cols * wx;
-        l->global[1] = (h + py - 1) / py;
+        l->global[1] = (h + rows - 1) / rows;
     } else if (sh == S_PIXEL || sh == S_FUSED) {
         l->local[0] = wx;
         l->local[1] = wy;
