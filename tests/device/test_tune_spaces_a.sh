@@ -8,6 +8,8 @@
 #     reasons (test_tune.sh checks the mapping-3waves rule's wg=192 refusal and a whole small space);
 #  2. histogram:best at the extremes on u32 all-equal pixels: 256 x copies x 4 B of local memory as launched;
 #     copies above the work-group, a wg that is no power of two and a grid of another kind refused;
+#     histogram:cpu-private (one work-item a group) with 1 and 8 private copies and 1 and 8 groups a compute
+#     unit on a size with a tail of 3 pixels, 9 copies refused;
 #  3. scan:best (float, inclusive) at the extremes under a 48 KiB cap: a tile over it refused, every other
 #     one runs; wg 16 (narrower than the look-back window) and items 0 refused; scan:chunked, its whole space.
 # Usage: bash test_tune_spaces_a.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
@@ -43,6 +45,16 @@ for w in (64, 96, 1024):
                 elif l == 0: skip(p, "loads=0: the rung")
                 elif g == 0: skip(p, "grid=0: the rung runs a grid")
                 else: launched(p, w, 1024 * c)
+'
+
+tune histogram:cpu-private --size 100003 --space 'copies=1,8,9;grid=1,8'
+check "histogram:cpu-private" '
+for c in (1, 8):
+    for g in (1, 8):
+        launched("copies=%d,grid=%d" % (c, g), 1, 0)
+for g in (1, 8):
+    skip("copies=9,grid=%d" % g, "copies=9: 1 to 8 private copies")
+ok("copies=4,grid=4")
 '
 
 # 3. scan.
