@@ -118,12 +118,12 @@ for check in random exact; do
     done
 done
 
-# 1c'. fused-ring over several 128-row strips with a last strip of 1, 0 (whole), 7 and 44 rows, 32-row loads
-#     (a strip's 128 + 2R input rows rounded up to 32), 128-column groups (4 columns a work-item on a CPU up
-#     to radius 24) with every kind of last group, at sigma 2, 10 (1 column) and 32 (1 column, 8-row loads);
-#     cx 1 and 2 in test_tune_spaces_c.
+# 1c'. fused-ring over several strips (512 rows on a CPU, 128 elsewhere: the heights leave the same last strip
+#     of 1, 0 (whole), 7 and 44 rows for both), 32-row loads (a strip's rows + 2R rounded up to 32),
+#     128-column groups (4 columns a work-item on a CPU up to radius 24) with every kind of last group, at
+#     sigma 2, 10 (1 column) and 32 (1 column, 8-row loads); cx 1, 2 and 8 in test_tune_spaces_c.
 for check in random exact; do
-    for case in 130x129,66x256,3x135,65x300:2 130x129,66x256:10 67x300:32; do
+    for case in 130x1025,66x1024,3x519,65x556:2 130x1025,66x1024:10 67x556:32; do
         size=${case%%:*} sigma=${case##*:}
         "$BIN" run blur:fused-ring --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
             >"$TESTTMP/blur_case.out" 2>&1

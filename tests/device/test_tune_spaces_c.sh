@@ -49,9 +49,16 @@ for g in (0, 48):
 CLGAUGE_LOCAL_MEM_CAP=4000 tune blur:fused-ring --size 37x29 --space 'wgx=8;cx=3,2;py=16;blk=12,16'
 check "blur:fused-ring" '
 launched("wgx=8,cx=2,py=16,blk=16", "8x1", 16 * (8 + 16 - 1) * 2 * 4)
-skip("wgx=8,cx=3,py=16,blk=16", "cx=3: 1, 2 or 4")
+skip("wgx=8,cx=3,py=16,blk=16", "cx=3: 1, 2, 4 or 8")
 skip("wgx=8,cx=2,py=16,blk=12", "blk=12: a multiple of 8")
 skip("wgx=32,cx=0,py=0,blk=0", "needs 20480 B of local memory")  # cx 0: 4 on a CPU
+'
+# fused-ring with 8 columns a work-item (float8): widths of residues 5, 3 and 0 of 8, strips of 16 rows
+tune blur:fused-ring --size 37x29,43x29,8x29 --sigma 3 --space 'wgx=8;cx=8;py=16;blk=8'
+check "blur:fused-ring cx=8" '
+r = [x for x in rows if x["params"] == "wgx=8,cx=8,py=16,blk=8"]
+if len(r) != 3 or any(x["status"] != "ok" or not x["check_ok"] for x in r):
+    bad.append("cx=8: %r" % [(x["size"], x["status"]) for x in r])
 '
 for sg in 5.0 4; do
     CLGAUGE_LOCAL_MEM_CAP=4000 "$BIN" run blur:fused-ring --size 37x29 --sigma $sg --runs 1 --warmup 0 \

@@ -80,7 +80,7 @@ static const cg_tspace spaces[] = {
       {"py", P_PY, CG_TR_OTHER, 4, {2, 4, 8, 16}}}},
     {"fused-ring", 4,
      {{"wgx", P_WGX, CG_TR_WG_X, 3, {32, 64, 128}},
-      {"cx", P_WGY, CG_TR_OTHER, 4, {0, 1, 2, 4}},
+      {"cx", P_WGY, CG_TR_OTHER, 5, {0, 1, 2, 4, 8}},
       {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
     {"sep-local", 2,
@@ -401,8 +401,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
         snprintf(why, len, "py=%d: 1 to 32 rows per work-item (its accumulators are registers)", py);
     else if (a == A_RING && (wx < 1 || wx > 1024))
         snprintf(why, len, "wgx=%d: 1 to 1024 work-items (-DWGX sizes the local rows; no NULL)", wx);
-    else if (a == A_RING && wy != 0 && wy != 1 && wy != 2 && wy != 4)
-        snprintf(why, len, "cx=%d: 1, 2 or 4 columns per work-item (a vector), or 0: by the radius", wy);
+    else if (a == A_RING && wy != 0 && wy != 1 && wy != 2 && wy != 4 && wy != 8)
+        snprintf(why, len, "cx=%d: 1, 2, 4 or 8 columns per work-item (a vector), or 0: by the radius", wy);
     else if (a == A_RING && (py < 0 || py > 65536))
         snprintf(why, len, "py=%d: 1 to 65536 output rows per strip, or 0: by the device", py);
     else if (a == A_RING && blk != 0 && (blk < BLUR_RING_U || blk > 256 || blk % BLUR_RING_U))

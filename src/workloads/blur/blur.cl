@@ -186,7 +186,13 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 #ifndef BLK
 #define BLK 32
 #endif
-#if CX == 4
+#if CX == 8
+#define VT float8
+#define UNPACK(v, j, q)                                                                                      \
+    (v[8 * (j)] = (q).s0, v[8 * (j) + 1] = (q).s1, v[8 * (j) + 2] = (q).s2, v[8 * (j) + 3] = (q).s3,          \
+     v[8 * (j) + 4] = (q).s4, v[8 * (j) + 5] = (q).s5, v[8 * (j) + 6] = (q).s6, v[8 * (j) + 7] = (q).s7)
+#define PACK(o) ((float8)(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]))
+#elif CX == 4
 #define VT              float4
 #define UNPACK(v, j, q) (v[4 * (j)] = (q).x, v[4 * (j) + 1] = (q).y, v[4 * (j) + 2] = (q).z, v[4 * (j) + 3] = (q).w)
 #define PACK(o)         ((float4)(o[0], o[1], o[2], o[3]))
