@@ -101,7 +101,12 @@ tune opticalflow:best --size 67x45 --window 7 --grid-step 5 --space 'wgx=0,3;wgy
 check "opticalflow:best sparse" '
 for p in ("wgx=0,wgy=0", "wgx=3,wgy=4"):
     skip(p, "a power of two")
-launched("wgx=16,wgy=16", "256", 0)
+# the row facts show the kernel with the most device time: the 1D tracking kernel (256) or, as the timing on the
+# machine falls, a 2D pyramid kernel (16x16); either way the 16x16 group reached the launch
+r = ok("wgx=16,wgy=16")
+if r and (str(r["wg_local"]), r["kernel_local_bytes"]) not in (("256", 0), ("16x16", 0)):
+    bad.append("wgx=16,wgy=16: launched %s with %s B local, want 256 or 16x16 with 0" % (r["wg_local"],
+                                                                                       r["kernel_local_bytes"]))
 '
 
 # 5. cloth: a gather rung's group (3D: the cloths are the third dimension) and the spring rung's.
