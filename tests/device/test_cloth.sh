@@ -85,7 +85,7 @@ EOF
 caught "pinned particles pulled" cloth:colour 9x7
 caught "pinned particles pulled (racing rung: physical check)" cloth:single 9x7
 mut <<'EOF'
-[("    pb.y = pb.y - dy * fb;", "    pb.y = pb.y + dy * fb;")]
+[("    ACC(pb.y, -dy, fb);", "    ACC(pb.y, dy, fb);")]
 EOF
 caught "wrong sign of one correction" cloth:colour 17x15
 mut <<'EOF'
@@ -158,7 +158,7 @@ cpu_re="^clgauge: cloth: CPU-order reference (Gauss-Seidel in spring order, one 
     [ "$(grep -c "${cpu_re}the fastest rung, \(colour\|best\) ([0-9.e+]* [mu]*s), is [0-9.e+]*x as fast$" "$TESTTMP/cloth_cpu.out")" -eq 2 ] ||
     { cat "$TESTTMP/cloth_cpu.out"; fail "want one CPU-order reference line per grid of the sweep, naming the fastest rung"; }
 mut <<'EOF2'
-[("    pb.y = pb.y - dy * fb;", "    pb.y = pb.y + dy * fb;")]
+[("    ACC(pb.y, -dy, fb);", "    ACC(pb.y, dy, fb);")]
 EOF2
 "$BIN" run cloth:colour --kernel-dir "$wrong" --no-cache --grid 9x7 --steps 2 --iterations 3 --runs 1 --warmup 0 \
     >"$TESTTMP/cloth_cpu.out" 2>&1

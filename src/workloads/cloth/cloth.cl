@@ -7,8 +7,13 @@
  * one instruction where there were two; the host replays it with fmaf, which rounds once as fma() must. */
 #pragma OPENCL FP_CONTRACT OFF
 
+/* MADD(a, b, c): a * b + c rounded once (-DFMA only); ACC(s, d, f): s += d * f, one fma() with -DFMA, else a
+ * product and a sum (s - d * f is ACC(s, -d, f): the same bits either way). */
 #ifdef FMA
 #define MADD(a, b, c) fma(a, b, c) /* a * b + c, rounded once */
+#define ACC(s, d, f)  s = MADD(d, f, s)
+#else
+#define ACC(s, d, f) s = s + (d) * (f)
 #endif
 
 /* 1/sqrt(x) for x > 0: a bit-level first guess and three Newton steps (cloth_ref.c: cloth_rsqrt). */
@@ -138,21 +143,12 @@ __kernel void cloth_colour(__global float4 *pos, int W, int H, int fam, int par,
     float c = spring_factor(pa, pb, L, k);
     float fa = c * share(pa.w, pb.w), fb = c * share(pb.w, pa.w);
     float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
-#ifdef FMA
-    pa.x = MADD(dx, fa, pa.x);
-    pa.y = MADD(dy, fa, pa.y);
-    pa.z = MADD(dz, fa, pa.z);
-    pb.x = MADD(-dx, fb, pb.x);
-    pb.y = MADD(-dy, fb, pb.y);
-    pb.z = MADD(-dz, fb, pb.z);
-#else
-    pa.x = pa.x + dx * fa;
-    pa.y = pa.y + dy * fa;
-    pa.z = pa.z + dz * fa;
-    pb.x = pb.x - dx * fb;
-    pb.y = pb.y - dy * fb;
-    pb.z = pb.z - dz * fb;
-#endif
+    ACC(pa.x, dx, fa);
+    ACC(pa.y, dy, fa);
+    ACC(pa.z, dz, fa);
+    ACC(pb.x, -dx, fb);
+    ACC(pb.y, -dy, fb);
+    ACC(pb.z, -dz, fb);
     pos[a] = pa;
     pos[b] = pb;
 }
@@ -162,15 +158,9 @@ __kernel void cloth_colour(__global float4 *pos, int W, int H, int fam, int par,
 static float4 own_step(float4 p, float4 q, float L, float k)
 {
     float fa = spring_factor(p, q, L, k) * share(p.w, q.w);
-#ifdef FMA
-    p.x = MADD(q.x - p.x, fa, p.x);
-    p.y = MADD(q.y - p.y, fa, p.y);
-    p.z = MADD(q.z - p.z, fa, p.z);
-#else
-    p.x = p.x + (q.x - p.x) * fa;
-    p.y = p.y + (q.y - p.y) * fa;
-    p.z = p.z + (q.z - p.z) * fa;
-#endif
+    ACC(p.x, q.x - p.x, fa);
+    ACC(p.y, q.y - p.y, fa);
+    ACC(p.z, q.z - p.z, fa);
     return p;
 }
 
@@ -213,24 +203,11 @@ __kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float
  * count]: the last step of every Jacobi update (cloth_jacobi, cloth_jtile). */
 static float4 jacobi_move(float4 p, float sx, float sy, float sz, float s)
 {
-#ifdef FMA
-    p.x = MADD(sx, s, p.x);
-    p.y = MADD(sy, s, p.y);
-    p.z = MADD(sz, s, p.z);
-#else
-    p.x = p.x + sx * s;
-    p.y = p.y + sy * s;
-    p.z = p.z + sz * s;
-#endif
+    ACC(p.x, sx, s);
+    ACC(p.y, sy, s);
+    ACC(p.z, sz, s);
     return p;
 }
-
-/* ACC(s, d, f): s += d * f, the Jacobi sums' step (one fma() with -DFMA). */
-#ifdef FMA
-#define ACC(s, d, f) s = MADD(d, f, s)
-#else
-#define ACC(s, d, f) s = s + (d) * (f)
-#endif
 
 /* JSUM(buf, stride, dx, dy, f): Jacobi's term of the spring to the neighbour (dx, dy) of the particle p at
  * buf[i] (rows `stride` apart), when it is inside the grid: its correction added to (sx, sy, sz), n counted.

@@ -50,7 +50,8 @@ static float spring_factor(v4 a, v4 b, float L, float k, bool fma)
     return fma ? fmaf(l2, r, -L) * r * k : (l2 * r - L) * r * k;
 }
 
-/* a + d * f as the kernels compute it: one fma() with -DFMA, else a product and a sum. */
+/* a + d * f as the kernels compute it (ACC): one fma() with -DFMA, else a product and a sum (a - d * f is
+ * acc(a, -d, f): the same bits). */
 static inline float acc(float a, float d, float f, bool fma)
 {
     return fma ? fmaf(d, f, a) : a + d * f;
@@ -145,13 +146,8 @@ static inline void relax_spring(const cloth_params *p, v4 *pos, size_t a, size_t
     float k = spring_factor(pa, pb, p->rest[f], p->stiff[f], p->fma);
     float fa = k * share(pa.w, pb.w), fb = k * share(pb.w, pa.w);
     float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
-    if (p->fma) {
-        pos[a] = (v4){fmaf(dx, fa, pa.x), fmaf(dy, fa, pa.y), fmaf(dz, fa, pa.z), pa.w};
-        pos[b] = (v4){fmaf(-dx, fb, pb.x), fmaf(-dy, fb, pb.y), fmaf(-dz, fb, pb.z), pb.w};
-    } else {
-        pos[a] = (v4){pa.x + dx * fa, pa.y + dy * fa, pa.z + dz * fa, pa.w};
-        pos[b] = (v4){pb.x - dx * fb, pb.y - dy * fb, pb.z - dz * fb, pb.w};
-    }
+    pos[a] = (v4){acc(pa.x, dx, fa, p->fma), acc(pa.y, dy, fa, p->fma), acc(pa.z, dz, fa, p->fma), pa.w};
+    pos[b] = (v4){acc(pb.x, -dx, fb, p->fma), acc(pb.y, -dy, fb, p->fma), acc(pb.z, -dz, fb, p->fma), pb.w};
 }
 
 static void relax_colours(const cloth_params *p, v4 *pos)
