@@ -166,6 +166,12 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run of-u16-1080p opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --size 1920x1080 --runs 5 &&
       run of-u16-640x480 opticalflow:image-linear,opticalflow:best,opticalflow:unorm16 --runs 10 &&
       run of-u16-1080p-pts opticalflow:best,opticalflow:unorm16 --size 1920x1080 --points 100000 --runs 3 ;;
+  of-exit) # issue 19: early-exit (a point stops at its first step below 0.01 px) beside unorm16 and best, 640x480
+    # and 1080p with 3 levels and with 4 (OpenCV's maxLevel 3), then the peers (PEERS_ONLY=opticalflow) after it
+    run of-exit-640x480 opticalflow:best,opticalflow:unorm16,opticalflow:early-exit --runs 10 &&
+      run of-exit-640x480-l4 opticalflow:unorm16,opticalflow:early-exit --levels 4 --runs 10 &&
+      run of-exit-1080p opticalflow:unorm16,opticalflow:early-exit --size 1920x1080 --runs 10 &&
+      run of-exit-1080p-l4 opticalflow:unorm16,opticalflow:early-exit --size 1920x1080 --levels 4 --runs 10 ;;
   hist-read) # issue 21: the one-launch histogram rungs (no fill), the contiguous chunks and nv-match beside
     # best and two-pass, u8 random and all-equal and u32 random at 2^28 bytes
     H=histogram:best,histogram:two-pass,histogram:one-kernel,histogram:self-zero,histogram:chunked,histogram:nv-match

@@ -63,10 +63,14 @@ static double tolerance(const of_state *s, bool texture, double jq, const of_ref
  * and was not clamped; false when it is not compared. Beyond the tolerance it still passes where it is a
  * fixed point of the reference's iteration itself (another root of b(d) = 0, reached by another path within
  * the level): one reference step from it no longer than the tolerance there (without eta; s->fixed counts
- * them, and their error is that step). *tol gets the tolerance. */
-static bool compare_flow(of_state *s, bool texture, double jq, const of_ref_px *r, int L, size_t x, size_t y,
-                         double gx, double gy, size_t i, px_check *p, cg_check *c, double *tol)
+ * them, and their error is that step); for early-exit (eps > 0) also where that step is at most eps longer
+ * (s->stopped: the kernel stopped there because its own step, within that bound of the reference's, was below
+ * eps). *tol gets the tolerance, *alt whether it passed as such another point. */
+static bool compare_flow(of_state *s, bool texture, double jq, double eps, const of_ref_px *r, int L,
+                         size_t x, size_t y, double gx, double gy, size_t i, px_check *p, cg_check *c,
+                         double *tol, bool *alt)
 {
+    *alt = false;
     if (r->clamped || r->eta > OF_CONVERGED) return false;
     *tol = tolerance(s, texture, jq, r);
     double err = hypot(gx - r->dx, gy - r->dy);
@@ -74,10 +78,17 @@ static bool compare_flow(of_state *s, bool texture, double jq, const of_ref_px *
         of_ref_px f;
         of_ref_step(s, L, x, y, gx, gy, &f);
         double step = f.eta, ftol = tolerance(s, texture, jq, &f) - 2 * f.eta;
-        if (!f.clamped && f.status != OF_INVALID && step <= ftol) {
-            s->fixed++;
+        /* early-exit: a point it stopped at, where its step was below eps: the reference's step from there is
+         * within the step's error bound (ftol) of it, samples off the level or not (both clamp alike) */
+        bool stop = eps > 0 && step <= ftol + eps;
+        if (f.status != OF_INVALID && ((!f.clamped && step <= ftol) || stop)) {
+            if (!f.clamped && step <= ftol)
+                s->fixed++;
+            else
+                s->stopped++;
             err = step;
-            *tol = ftol;
+            *tol = ftol + eps;
+            *alt = true;
         }
     }
     if (*tol > c->tolerance) c->tolerance = *tol;
@@ -88,8 +99,8 @@ static bool compare_flow(of_state *s, bool texture, double jq, const of_ref_px *
 }
 
 /* A coarser level's point i (flow buffer index b): finite, the guess where invalid, else compared. */
-static void check_coarse(of_state *s, bool texture, double jq, int L, const float *got, size_t i, size_t b,
-                         const of_ref_px *r, px_check *p, cg_check *c)
+static void check_coarse(of_state *s, bool texture, double jq, double eps, int L, const float *got, size_t i,
+                         size_t b, const of_ref_px *r, px_check *p, cg_check *c)
 {
     size_t x = s->np ? (size_t)s->pts[2 * i] >> L : i % s->lw[L],
            y = s->np ? (size_t)s->pts[2 * i + 1] >> L : i / s->lw[L];
@@ -104,11 +115,13 @@ static void check_coarse(of_state *s, bool texture, double jq, int L, const floa
             bad(p, b, "invalid point with flow (%g, %g), want its guess (%g, %g)", gx, gy, r->dx, r->dy);
         return;
     }
-    compare_flow(s, texture, jq, r, L, x, y, gx, gy, b, p, c, &tol);
+    bool alt;
+    compare_flow(s, texture, jq, eps, r, L, x, y, gx, gy, b, p, c, &tol, &alt);
 }
 
 /* Output i (s->got, s->got_st) of level 0, the point at pixel k. */
-static void check_px(of_state *s, bool texture, double jq, size_t i, size_t k, px_check *p, cg_check *c)
+static void check_px(of_state *s, bool texture, double jq, double eps, size_t i, size_t k, px_check *p,
+                     cg_check *c)
 {
     const of_ref_px *r = &s->lref[i];
     double gx = s->got[2 * i], gy = s->got[2 * i + 1], tol;
@@ -135,12 +148,13 @@ static void check_px(of_state *s, bool texture, double jq, size_t i, size_t k, p
         return;
     }
     size_t before = p->bad;
-    if (!compare_flow(s, texture, jq, r, 0, k % s->w, k / s->w, gx, gy, i, p, c, &tol)) {
+    bool alt;
+    if (!compare_flow(s, texture, jq, eps, r, 0, k % s->w, k / s->w, gx, gy, i, p, c, &tol, &alt)) {
         s->skipped++;
         return;
     }
     s->compared++;
-    if (p->bad != before) return;
+    if (p->bad != before || alt) return; /* alt: another point than the reference's; its own status held */
     double edge = edge_distance((double)(k % s->w) + r->dx, (double)(k / s->w) + r->dy, s->w, s->h);
     if (gs != r->status && fabs(edge) > tol)
         bad(p, i, "status %g, want %g (its end %.3g px inside the frame)", gs, r->status, edge, 0);
@@ -153,16 +167,16 @@ static size_t level_base(const of_state *s, int L)
 }
 
 /* Level L: the reference's solve from the device's guess, then every point of the level. */
-static void check_level(of_state *s, bool texture, double jq, int L, px_check *p, cg_check *c)
+static void check_level(of_state *s, bool texture, double jq, double eps, int L, px_check *p, cg_check *c)
 {
     size_t np = of_level_points(s, L), base = level_base(s, L), before = p->bad;
     const float *coarse = L + 1 < s->levels ? s->got + 2 * level_base(s, L + 1) : NULL;
     of_ref_level(s, L, coarse, s->lref);
     for (size_t i = 0; i < np; i++) {
         if (L == 0)
-            check_px(s, texture, jq, i, of_px(s, i), p, c);
+            check_px(s, texture, jq, eps, i, of_px(s, i), p, c);
         else
-            check_coarse(s, texture, jq, L, s->got + 2 * base, i, base + i, &s->lref[i], p, c);
+            check_coarse(s, texture, jq, eps, L, s->got + 2 * base, i, base + i, &s->lref[i], p, c);
     }
     c->checked += np;
     if (before == 0 && p->bad > 0) {
@@ -175,7 +189,7 @@ static void check_level(of_state *s, bool texture, double jq, int L, px_check *p
     }
 }
 
-static void remember(of_state *s, bool texture, double jq, const cg_check *c)
+static void remember(of_state *s, bool texture, double jq, double eps, const cg_check *c)
 {
     size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total), np = of_npoints(s);
     if (!s->last_got) s->last_got = malloc(nf * sizeof *s->last_got);
@@ -186,36 +200,39 @@ static void remember(of_state *s, bool texture, double jq, const cg_check *c)
     memcpy(s->last_st, s->got_st, np);
     s->last_texture = texture;
     s->last_jq = jq;
+    s->last_eps = eps;
     s->last_check = *c;
     s->last_compared = s->compared;
     s->last_skipped = s->skipped;
     s->last_fixed = s->fixed;
+    s->last_stopped = s->stopped;
 }
 
 /* The same flow and status as the last check's, bit for bit (a deterministic rung's runs): its verdict. */
-static bool recall(of_state *s, bool texture, double jq, cg_check *c)
+static bool recall(of_state *s, bool texture, double jq, double eps, cg_check *c)
 {
     size_t nf = 2 * (s->np ? s->np * (size_t)s->levels : s->total);
-    if (!s->have_last || s->last_texture != texture || s->last_jq != jq ||
+    if (!s->have_last || s->last_texture != texture || s->last_jq != jq || s->last_eps != eps ||
         memcmp(s->last_got, s->got, nf * sizeof *s->got) || memcmp(s->last_st, s->got_st, of_npoints(s)))
         return false;
     *c = s->last_check;
     s->compared = s->last_compared;
     s->skipped = s->last_skipped;
     s->fixed = s->last_fixed;
+    s->stopped = s->last_stopped;
     return true;
 }
 
-void of_check(of_state *s, bool texture, double jq, cg_check *c)
+void of_check(of_state *s, bool texture, double jq, double eps, cg_check *c)
 {
-    if (recall(s, texture, jq, c)) return;
+    if (recall(s, texture, jq, eps, c)) return;
     px_check p;
     memset(&p, 0, sizeof p);
     memset(c, 0, sizeof *c);
     c->first_index = -1;
-    s->compared = s->skipped = s->fixed = 0;
+    s->compared = s->skipped = s->fixed = s->stopped = 0;
     for (int L = s->levels - 1; L >= 0; L--)
-        check_level(s, texture, jq, L, &p, c);
+        check_level(s, texture, jq, eps, L, &p, c);
     c->mismatches = p.bad;
     c->ok = p.bad == 0;
     if (!c->ok) {
@@ -228,7 +245,7 @@ void of_check(of_state *s, bool texture, double jq, cg_check *c)
         for (size_t i = 0; len >= 0 && (size_t)len + 1 < sizeof c->detail && p.what[i]; i++, len++)
             c->detail[len] = p.what[i], c->detail[len + 1] = '\0';
     }
-    remember(s, texture, jq, c);
+    remember(s, texture, jq, eps, c);
 }
 
 void of_report(of_state *s, const char *rung)
@@ -250,9 +267,12 @@ void of_report(of_state *s, const char *rung)
                  "(reference %.4f)",
                  e, cnt, unit, er);
     }
-    char fixed[96] = "";
+    char fixed[192] = "";
     if (s->fixed) /* any level: beyond the reference's tolerance, but a fixed point of its iteration */
         snprintf(fixed, sizeof fixed, ", %zu passed as fixed points of another basin", s->fixed);
+    if (s->stopped) /* early-exit: beyond it, but where the reference's step is below --epsilon */
+        snprintf(fixed + strlen(fixed), sizeof fixed - strlen(fixed),
+                 ", %zu as stopped early (the step from there below --epsilon)", s->stopped);
     CG_DEBUG(
         "opticalflow:%s: %zu of %zu %s valid, %zu flows compared with the reference, %zu not (unconverged "
         "or ambiguous)%s%s",
@@ -270,6 +290,12 @@ void of_report(of_state *s, const char *rung)
 
 void of_report_summary(const of_state *s)
 {
+    char ex[128] = ""; /* early-exit verified: how many steps its rule takes, as the reference's own solve */
+    double pts = (double)(s->np ? s->np * (size_t)s->levels : s->total);
+    if (s->exit_reported && pts > 0)
+        snprintf(ex, sizeof ex,
+                 "; early-exit's rule: %.2f steps a point in the reference's own solve (of %d)",
+                 s->exit_iters / pts, s->iters);
     if (s->summary_head[0]) /* one line for the ladder; CLGAUGE_DEBUG=1 gives each rung's */
-        CG_INFO("opticalflow: %s%s%s", s->summary_head, s->summary, s->summary_ref);
+        CG_INFO("opticalflow: %s%s%s%s", s->summary_head, s->summary, s->summary_ref, ex);
 }

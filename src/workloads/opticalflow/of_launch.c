@@ -26,6 +26,7 @@ static const plan plans[] = {
     [PLAN_NAIVE] = {IMG_NONE, GRAD_NONE, TENS_NONE}, [PLAN_PRE] = {IMG_NONE, GRAD_F2, TENS_WINDOW},
     [PLAN_LOCAL] = {IMG_NONE, GRAD_F2, TENS_WINDOW}, [PLAN_IMG] = {IMG_FLOAT, GRAD_F2, TENS_WINDOW},
     [PLAN_BEST] = {IMG_FLOAT, GRAD_F4, TENS_BOX},    [PLAN_U16] = {IMG_U16, GRAD_F4, TENS_BOX},
+    [PLAN_EXIT] = {IMG_U16, GRAD_F4, TENS_BOX},
 };
 
 #define MAX_STEPS (1 + 6 * OF_MAX_LEVELS)
@@ -43,6 +44,7 @@ typedef struct of_rung {
     const cg_rung *r;
     img_kind images;
     cl_mem *img; /* the images the rung reads (s->jimg), or NULL */
+    double eps;  /* s->eps: early-exit's stop */
     size_t n;
     step st[MAX_STEPS];
     const char *stage; /* the stage the steps being added belong to */
@@ -61,6 +63,12 @@ bool of_rung_uses_images(const void *rs)
 double of_rung_jquant(const void *rs)
 {
     return ((const of_rung *)rs)->images == IMG_U16 ? OF_U16_QUANTUM : 0;
+}
+
+double of_rung_eps(const void *rs)
+{
+    const of_rung *q = rs;
+    return q->r->p[P_PLAN] == PLAN_EXIT ? q->eps : 0;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -259,6 +267,7 @@ cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog
     of_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "opticalflow: out of host memory");
     q->r = r;
+    q->eps = s->eps;
     q->images = pl->images;
     q->img = pl->images == IMG_FLOAT ? s->jimg : pl->images == IMG_U16 ? s->jimg16 : NULL;
     CG_FAIL_IF(q->img && !q->img[0], CG_E_RUNTIME,

@@ -135,6 +135,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
     long r = s->window / 2;
     double nwin = (double)s->window * s->window, vx = 0, vy = 0, eta = 0, hand = 0, tex = 0, acc = 0, gs = 0;
     bool clamped = false;
+    int exit_iters = iters; /* early-exit's rule: steps until the first below s->eps (computed, not taken) */
     double xx = l->gxx[k0], xy = l->gxy[k0], yy = l->gyy[k0], det = xx * yy - xy * xy;
     double lmin = min_eig(xx, xy, yy);
     bool valid = lmin >= OF_MIN_EIG * nwin;
@@ -162,6 +163,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
         double ex = (yy * bx - xy * by) / det, ey = (xx * by - xy * bx) / det;
         vx += ex;
         vy += ey;
+        if (exit_iters == iters && hypot(ex, ey) < s->eps) exit_iters = k + 1;
         if (k >= iters - OF_SETTLE) eta = fmax(eta, hypot(ex, ey)); /* the last OF_SETTLE steps */
     }
     double gam = (nwin + 4) * U / (1 - (nwin + 4) * U);
@@ -174,6 +176,7 @@ static void solve_px(const of_state *s, const level *l, bool fine, int iters, si
     px->gsum = (float)gs;
     px->ambiguous = l->amb[k0];
     px->clamped = clamped;
+    px->exit_iters = (uint8_t)exit_iters;
     px->status = valid ? OF_TRACKED : OF_INVALID;
     if (valid && (ex_ < 0 || ex_ > (double)(w - 1) || ey_ < 0 || ey_ > (double)(h - 1))) px->status = OF_LOST;
     px->dx = (float)dx;
@@ -269,6 +272,7 @@ static bool alloc_level(level *l, size_t w, size_t h)
 /* The reference's own flow: every level from its own coarser flow (float between levels, as a device's). */
 static bool own_flow(of_state *s, of_ref_px *out)
 {
+    s->exit_iters = 0;
     size_t np = of_level_points(s, 0);
     float *fl[2] = {malloc(2 * np * sizeof(float)), malloc(2 * np * sizeof(float))};
     bool ok = fl[0] && fl[1];
@@ -278,6 +282,7 @@ static bool own_flow(of_state *s, of_ref_px *out)
         for (size_t i = 0; i < of_level_points(s, L); i++) {
             f[2 * i] = out[i].dx;
             f[2 * i + 1] = out[i].dy;
+            s->exit_iters += out[i].exit_iters;
         }
     }
     for (size_t i = 0; ok && i < np; i++) {

@@ -33,6 +33,8 @@ static const cg_rung rungs[] = {
      "of_solve_best", NULL, IMGF, 0, {PLAN_BEST, 16, 16}},
     {"unorm16", "vs best: second frame's levels in CL_UNORM_INT16 images (2 B, full-rate filtering) not CL_FLOAT",
      "of_solve_u16", NULL, CG_FEAT_IMAGES, 0, {PLAN_U16, 16, 16}},
+    {"early-exit", "vs unorm16: a point stops at its first step below --epsilon px (0.01, OpenCV's), not after K",
+     "of_solve_exit", NULL, CG_FEAT_IMAGES, 0, {PLAN_EXIT, 16, 16}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h): the 2D work-group of every dense step (pyramid, gradients,
@@ -40,7 +42,7 @@ static const cg_rung rungs[] = {
  * which is its work-group (reqd_work_group_size(TX, TY); its local memory from of_local_need). Every rung's
  * own 16x16 among them. */
 static const cg_tspace spaces[] = {
-    {"buffers,precomputed,image-linear,best,unorm16", 2,
+    {"buffers,precomputed,image-linear,best,unorm16,early-exit", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 5, {0, 16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 6, {0, 1, 2, 4, 8, 16}}}},
     {"local-tile", 2,
@@ -58,6 +60,10 @@ static const cg_wopt wopts[] = {
      "iterations: cloth's spring relaxations per frame, 1 to 1000; opticalflow's Lucas-Kanade steps per "
      "level, 1 to 100 (default 10)",
      CG_WOPT_NUMBER, NULL, "10", 0},
+    {"epsilon", "PX",
+     "opticalflow's early-exit: a point stops at its first step shorter than PX pixels (not taken), above 0 "
+     "to 1 (default 0.01, OpenCV's); the other rungs always take --iterations steps",
+     CG_WOPT_NUMBER, NULL, "0.01", 0},
     {"points", "N",
      "sparse: the flow at N distinct pixels at seeded random positions (--seed) only, 1 to the frame's "
      "pixels",
@@ -151,6 +157,13 @@ static cg_status pick_problem(const cg_ctx *ctx, const cg_run_opts *o, of_state 
         (st = whole(o, "levels", 3, 1, OF_MAX_LEVELS, &s->levels)) != CG_OK ||
         (st = whole(o, "iterations", 10, 1, OF_MAX_ITERS, &s->iters)) != CG_OK)
         return st;
+    s->eps = cg_wopts_number(o->wopts, "epsilon", OF_EPSILON);
+    if (!(s->eps > 0 && s->eps <= 1)) {
+        CG_ERROR("opticalflow: --epsilon %g is not a step length above 0 and at most 1 px: use e.g. "
+                 "--epsilon 0.01",
+                 s->eps);
+        return CG_E_USAGE;
+    }
     if (s->window % 2 == 0) {
         CG_ERROR("opticalflow: --window %d is even: the window is centred on its pixel, use an odd side such "
                  "as %d",
@@ -295,9 +308,11 @@ static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
         snprintf(pts, sizeof pts, ", %zu points (grid step %d)", s->np, s->grid);
     else if (s->np)
         snprintf(pts, sizeof pts, ", %zu random points", s->np);
+    char eps[32] = ""; /* early-exit's stop, named where it is not the default */
+    if (s->eps != OF_EPSILON) snprintf(eps, sizeof eps, ", epsilon %g", s->eps);
     if (st == CG_OK)
-        snprintf(size_desc, len, "%zux%zu px%s, window %d, %d levels, %d iterations", s->w, s->h, pts,
-                 s->window, s->levels, s->iters);
+        snprintf(size_desc, len, "%zux%zu px%s, window %d, %d levels, %d iterations%s", s->w, s->h, pts,
+                 s->window, s->levels, s->iters, eps);
 out:
     if (st != CG_OK) {
         of_teardown(s);
@@ -313,21 +328,23 @@ out:
  * once (2 B/px), the flow written once as two floats (8 B a point) and the status byte (1 B a point), sparse
  * also the point list read (8 B a point). FLOPs: per window pixel and iteration a bilinear sample (6: three
  * lerps), the difference (1) and b's two MADs (4), per window pixel G's three products and sums (6), over
- * every level's points (dense: about 4/3 of the finest level's pixels; sparse: levels per point). */
+ * every level's points (dense: about 4/3 of the finest level's pixels; sparse: levels per point).
+ * early-exit's iterations are those the reference's own solve computed under its rule (s->exit_iters: the
+ * device's may differ by a step at a few points), the others' K at every point. */
 static void of_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const of_state *s = state;
-    (void)r;
+    bool ex = r->p[P_PLAN] == PLAN_EXIT;
     double nwin = (double)s->window * s->window, per = nwin * (11.0 * s->iters + 6.0);
+    double pts = s->np ? (double)s->np * s->levels : (double)s->total;
     m->bytes = (double)s->n * 11.0;
-    m->flops = (double)s->total * per;
+    m->flops = ex ? nwin * (11.0 * s->exit_iters + 6.0 * pts) : pts * per;
     m->items = (double)s->n;
     m->item_unit = "px";
     m->bytes_note = "R+W: two 1 B/px frames read + 8 B/px flow and 1 B/px status written";
     m->ceiling = CG_CEIL_COPY;
     if (!s->np) return;
     m->bytes = (double)s->n * 2.0 + (double)s->np * 17.0;
-    m->flops = (double)s->np * s->levels * per;
     m->items = (double)s->np;
     m->item_unit = "pt";
     m->bytes_note = "R+W: two 1 B/px frames + 8 B/pt positions read, 8 B/pt flow and 1 B/pt status written";
@@ -339,8 +356,8 @@ static void of_options(const void *state, const cg_rung *r, char *buf, size_t le
 {
     const of_state *s = state;
     int tx = r->p[P_WGX] > 0 ? r->p[P_WGX] : 16, ty = r->p[P_WGY] > 0 ? r->p[P_WGY] : 16;
-    snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DTX=%d -DTY=%d%s", s->window / 2, s->iters,
-             OF_MIN_EIG, tx, ty, s->np ? " -DSPARSE=1" : "");
+    snprintf(buf, len, "-DR=%d -DITERS=%d -DMIN_EIG=%.9g -DEPS=%.9g -DTX=%d -DTY=%d%s", s->window / 2,
+             s->iters, OF_MIN_EIG, s->eps, tx, ty, s->np ? " -DSPARSE=1" : "");
 }
 
 /* local-tile's tile grows with --window (the row gives the least, for --window 3); sparse, it does not run.
@@ -357,7 +374,7 @@ static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_
 {
     const of_state *s = state;
     int wx = r->p[P_WGX], wy = r->p[P_WGY];
-    if (r->p[P_PLAN] == PLAN_U16 && !s->jimg16[0]) {
+    if ((r->p[P_PLAN] == PLAN_U16 || r->p[P_PLAN] == PLAN_EXIT) && !s->jimg16[0]) {
         snprintf(why, len, "%s", s->u16_why[0] ? s->u16_why : "no unorm16 images were made");
         return true;
     }
@@ -396,9 +413,10 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * nflow * sizeof(float), s->got, 0, NULL,
                                NULL));
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, np, s->got_st, 0, NULL, NULL));
-    of_check(s, of_rung_uses_images(rs), of_rung_jquant(rs), c);
+    of_check(s, of_rung_uses_images(rs), of_rung_jquant(rs), of_rung_eps(rs), c);
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
+    s->exit_reported |= of_rung_eps(rs) > 0;
     if (s->np) memset(s->saved, 0, s->n); /* sparse: black but at the points */
     for (size_t i = 0; i < np; i++) {
         double mag = hypot(s->got[2 * i], s->got[2 * i + 1]) * 32.0;

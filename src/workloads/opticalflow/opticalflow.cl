@@ -4,8 +4,9 @@
  * taps, the Scharr taps, the window (a window pixel off the level is its clamped pixel) and the bilinear
  * sample of the second frame. Build options: R (window radius: 2R+1 a side), ITERS, MIN_EIG (a point is
  * solved where the smallest eigenvalue of G / window pixels is at least this), TX and TY (local-tile's
- * work-group, the tile it keeps in local memory), SPARSE (defined: the solves run one work-item per point of
- * a list, below). Indices are int: the host keeps all levels below 2^28 pixels. */
+ * work-group, the tile it keeps in local memory), EPS (early-exit's stop, px), SPARSE (defined: the solves
+ * run one work-item per point of a list, below). Indices are int: the host keeps all levels below 2^28
+ * pixels. */
 
 #ifndef R
 #define R 10
@@ -15,6 +16,9 @@
 #endif
 #ifndef MIN_EIG
 #define MIN_EIG 1.0
+#endif
+#ifndef EPS
+#define EPS 0.01
 #endif
 #ifndef TX
 #define TX 16
@@ -196,7 +200,7 @@ void store(__global float2 *flow, __global uchar *status, int k, int x, int y, i
     int pid = get_global_id(0);                                                                              \
     if (pid >= np) return;                                                                                   \
     int x = pts[pid].x >> lvl, y = pts[pid].y >> lvl
-#define GUESS() (coff < 0 ? (float2)(0.0f, 0.0f) : 2.0f * flow[(lvl + 1) * np + pid])
+#define GUESS()         (coff < 0 ? (float2)(0.0f, 0.0f) : 2.0f * flow[(lvl + 1) * np + pid])
 #define STORE(valid, d) store(flow + lvl * np, status, pid, x, y, w, h, fine, valid, d)
 #else
 #define SOLVE_ARGS DENSE_ARGS
@@ -338,9 +342,11 @@ __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg,
 }
 
 /* best: as of_solve_img, the level and its derivatives from one float4 per window pixel; unorm16: the same
- * with J read from a unorm16 image (0..1) and scaled back by 255. SOLVE_PACKED(name, JS): the kernel, J's
- * samples times JS (1: exact, the compiler drops it). */
-#define SOLVE_PACKED(name, JS)                                                                               \
+ * with J read from a unorm16 image (0..1) and scaled back by 255; early-exit: unorm16's, a point stopping at
+ * the first step shorter than EPS px, which it does not take (its flow is then a point from which the step is
+ * below EPS: what the check verifies). SOLVE_PACKED(name, JS, STOP): the kernel, J's samples times JS (1:
+ * exact, the compiler drops it), STOP 1 for the early exit (0: the compiler drops the test). */
+#define SOLVE_PACKED(name, JS, STOP)                                                                         \
     __kernel void name(__global const float4 *dp, __read_only image2d_t jimg, __global const float4 *gt,     \
                        SOLVE_ARGS)                                                                           \
     {                                                                                                        \
@@ -357,16 +363,18 @@ __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg,
                 for (int i = -R; i <= R; i++) {                                                              \
                     int xx = clamp(x + i, 0, w - 1);                                                         \
                     float4 d = D[yy * w + xx];                                                               \
-                    float e = d.x - (JS) * read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;           \
+                    float e = d.x - (JS)*read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;             \
                     bx += e * d.y;                                                                           \
                     by += e * d.z;                                                                           \
                 }                                                                                            \
             }                                                                                                \
-            v += lk_step(g, bx, by);                                                                         \
+            float2 st = lk_step(g, bx, by);                                                                  \
+            if ((STOP) && dot(st, st) < (float)(EPS) * (float)(EPS)) break;                                  \
+            v += st;                                                                                         \
         }                                                                                                    \
         STORE(valid, g0 + v);                                                                                \
     }
-SOLVE_PACKED(of_solve_best, 1.0f)
+SOLVE_PACKED(of_solve_best, 1.0f, 0)
 
 /* unorm16: level L of the second frame into its CL_R CL_UNORM_INT16 image as v / 255 (0..255 to 0..1; the
  * conversion rounds to 1/65535; level 0's integers stay exact: v x 257). */
@@ -376,4 +384,5 @@ __kernel void of_to_u16(__global const float *pj, __write_only image2d_t img, in
     if (x < w && y < h) write_imagef(img, (int2)(x, y), (float4)(pj[off + y * w + x] / 255.0f));
 }
 
-SOLVE_PACKED(of_solve_u16, 255.0f)
+SOLVE_PACKED(of_solve_u16, 255.0f, 0)
+SOLVE_PACKED(of_solve_exit, 255.0f, 1)

@@ -27,8 +27,11 @@ enum { P_PLAN, P_WGX, P_WGY };
  * precomputed per level; PLAN_IMG: as PRE, the second frame's levels copied into images read through a
  * linear sampler; PLAN_BEST: as IMG, the level and its derivatives packed in one float4 and G by a separable
  * box sum (two passes); PLAN_U16: as BEST, the second frame's levels in CL_R CL_UNORM_INT16 images (written
- * by a kernel as level / 255, read back times 255) instead of CL_FLOAT ones. */
-enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16 };
+ * by a kernel as level / 255, read back times 255) instead of CL_FLOAT ones; PLAN_EXIT: as U16, a point stops
+ * at its first step shorter than --epsilon px, which it does not take. */
+enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16, PLAN_EXIT };
+/* early-exit's default stop, px: OpenCV's calcOpticalFlowPyrLK default (TermCriteria COUNT + EPS, 0.01). */
+#define OF_EPSILON 0.01
 /* The most a unorm16 J level's value, as the solve reads it back (x 255), can be off the float level's, in
  * grey levels: one quantum 255 / 65535. The write's float-to-unorm16 conversion is within 0.6 quantum (OpenCL
  * C spec, "Converting floating-point values to normalized integer channel data types"; 0.5 where it rounds to
@@ -55,6 +58,7 @@ typedef struct of_ref_px {
     float db_hand; /* bound on |delta b| from a float bilinear sample and float sums */
     float db_tex;  /* more of it from 8-bit-fraction texture weights (CLK_FILTER_LINEAR on NVIDIA) */
     float gsum;    /* sum |Ix| + |Iy| over the window: |delta b| per grey level of error in every J sample */
+    uint8_t exit_iters; /* the steps computed under early-exit's rule (s->eps; the last one not taken) */
 } of_ref_px;
 
 typedef struct of_state {
@@ -66,6 +70,8 @@ typedef struct of_state {
     int grid;
     int32_t *pts;
     int levels, window, iters;
+    double eps;        /* --epsilon: early-exit's stop, px */
+    double exit_iters; /* the reference's own solve: steps computed under early-exit's rule, all levels */
     size_t lw[OF_MAX_LEVELS], lh[OF_MAX_LEVELS], off[OF_MAX_LEVELS]; /* each level's size and offset */
     size_t total;                                                    /* pixels of all levels */
     uint8_t *frame[2];
@@ -83,14 +89,16 @@ typedef struct of_state {
     float *last_got;
     uint8_t *last_st;
     bool have_last, last_texture;
-    double last_jq;
+    double last_jq, last_eps;
     cg_check last_check;
-    size_t last_compared, last_skipped, last_fixed;
+    size_t last_compared, last_skipped, last_fixed, last_stopped;
     uint8_t *saved; /* the last verified flow's magnitude as grey, for --output */
     bool have_saved;
     size_t compared, skipped; /* the last check, level 0: flows compared, valid flows not compared */
     size_t fixed;             /* and at every level: flows beyond the tolerance passed as fixed points */
+    size_t stopped;           /* early-exit, every level: passed as points where the step is below eps */
     const char *reported;     /* the rung of_report last logged */
+    bool exit_reported;       /* an early-exit rung passed its check */
     size_t max_wg;
     /* pyr[0] the first frame's levels, [1] the second; sparse: flow np float2 a level, status np, pts_buf */
     cl_mem in8[2], pyr[2], grad, tens, tmp, flow, status, pts_buf;
@@ -130,6 +138,8 @@ const char *of_rung_name(const void *rs);
 bool of_rung_uses_images(const void *rs);
 /* The bound on the error of the rung's stored J values in grey levels: OF_U16_QUANTUM for unorm16, else 0. */
 double of_rung_jquant(const void *rs);
+/* early-exit's stop in px (s->eps), 0 for every rung that always takes --iterations steps. */
+double of_rung_eps(const void *rs);
 /* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why. */
 /* One CL_R image per pyramid level of the given channel type (opticalflow.c). */
 cg_status of_make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img);
@@ -141,8 +151,8 @@ cg_status of_poison(cg_ctx *ctx, void *state, void *rs);
 /* of_check.c: compares s->got and s->got_st with the reference (the rule and its tolerance are derived in
  * docs/workloads/opticalflow.md); texture: the second frame was read through a texture unit's bilinear
  * filter, whose weights may have only 8 fractional bits; jq: the bound on its stored values' error, grey
- * levels (of_rung_jquant). */
-void of_check(of_state *s, bool texture, double jq, cg_check *c);
+ * levels (of_rung_jquant); eps: early-exit's stop (of_rung_eps), 0 for the others. */
+void of_check(of_state *s, bool texture, double jq, double eps, cg_check *c);
 /* Logs once per rung (INFO) how many flows were compared, and on the synthetic pair the mean end-point error
  * of the verified flow against the known motion next to the reference's. */
 void of_report(of_state *s, const char *rung);
