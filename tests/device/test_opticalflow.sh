@@ -22,6 +22,8 @@
 #     with one level (other fixed points within the level) and with the coarsest level moved 0.005 px (another
 #     guess for the next level), where the level-0-only check failed; a move beyond the tolerance fails at
 #     level 1 (precomputed at 0.005 px, image-linear at 0.05 px).
+#  9. early-exit: bad --epsilon refused; passes at 0.01 and 0.5 px with fewer steps and FLOPs than K; broken
+#     early exits fail (before the first step, at 50 epsilon, below 1 px), the last passing at --epsilon 1.
 # Usage: bash test_opticalflow.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -59,7 +61,8 @@ want = {"buffers": ["pyramid", "solve"], "precomputed": ["pyramid", "gradients+G
         "local-tile": ["pyramid", "gradients+G", "solve"],
         "image-linear": ["pyramid", "images", "gradients+G", "solve"],
         "best": ["pyramid", "images", "gradients+G", "solve"],
-        "unorm16": ["pyramid", "images", "gradients+G", "solve"]}
+        "unorm16": ["pyramid", "images", "gradients+G", "solve"],
+        "early-exit": ["pyramid", "images", "gradients+G", "solve"]}
 bad = []
 for r in json.load(open(sys.argv[1]))["results"]:
     if r["status"] != "ok":
@@ -88,6 +91,7 @@ import json, sys
 rows = {r["rung"]: r["status"] for r in json.load(open(sys.argv[1]))["results"]}
 want = {"buffers": "ok", "precomputed": "ok", "local-tile": "ok", "image-linear": "unsupported",
         "best": "unsupported", "unorm16": "unsupported" if sys.argv[2] == "images" else "ok"}
+want["early-exit"] = want["unorm16"]
 if rows != want:
     sys.exit("  rows %s, want %s" % (rows, want))
 EOF
@@ -130,7 +134,7 @@ make_wrong opticalflow.cl "$wrong" <<'EOF'
  ("        status[k] = s;", "        if (x != 5 || y != 3) status[k] = s;"),
  ("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
-for rung in buffers precomputed local-tile image-linear best unorm16; do
+for rung in buffers precomputed local-tile image-linear best unorm16 early-exit; do
     expect_wrong "broken kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong" --no-cache \
         --size 120x90 "${small[@]}" --runs 1 --warmup 0
 done
@@ -213,7 +217,7 @@ done
 
 # 6b. --grid-step 1 (every pixel a point, per-point launches and the reference's mask) gives dense's line.
 epe() { grep "mean end-point error" "$1" | sed -e 's/ px valid/ valid/' -e 's/ points valid/ valid/' \
-    -e 's/ local-tile [0-9.]*,//'; }
+    -e 's/ local-tile [0-9.]*,//' -e "s/; early-exit's rule.*//"; }
 run1 opticalflow --size 97x61 --levels 2 "${small[@]}" >"$TESTTMP/of_dense.out" 2>&1 || fail "dense 97x61"
 run1 opticalflow --size 97x61 --levels 2 "${small[@]}" --grid-step 1 >"$TESTTMP/of_g1.out" 2>&1 ||
     fail "--grid-step 1"
@@ -229,7 +233,7 @@ make_wrong opticalflow.cl "$wrong3" <<'EOF'
  ("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;"),
  ("y = pts[pid].y >> lvl", "y = pts[pid].x % h >> lvl")]
 EOF
-for rung in buffers precomputed image-linear best; do
+for rung in buffers precomputed image-linear best early-exit; do
     expect_wrong "broken sparse kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong3" \
         --no-cache --size 120x90 "${small[@]}" --grid-step 3 --runs 1 --warmup 0
 done
@@ -333,5 +337,60 @@ for c in "precomputed 0.005" "image-linear 0.05"; do
     grep -q "first level 1 " "$TESTTMP/${test_name}_wrong.out" ||
         fail "$rung, coarsest level moved $move px: not reported at level 1"
 done
+
+# 9. early-exit: a point stops at its first step below --epsilon (not taken). Bad --epsilon refused in one
+#    line with exit 1; at 0.01 and at 0.5 px it passes (the check: the reference's step from its flow within
+#    that step's error bound plus epsilon) with fewer steps than K in the log and fewer FLOPs than unorm16 in
+#    the JSON; broken early exits (every point stopping before its first step; stopping at 50 epsilon; at any
+#    step below 1 px) fail with exit 3, and the last passes at --epsilon 1, where it is the rule.
+sz=(--size 64x48 --window 5 --levels 2)
+for e in 0 -0.5 nan many; do
+    expect 1 "epsilon expects a positive number" -- "$BIN" run opticalflow:early-exit "${sz[@]}" --epsilon "$e"
+done
+expect 1 "epsilon 1.5 is not a step length above 0 and at most 1 px" -- \
+    "$BIN" run opticalflow:early-exit "${sz[@]}" --epsilon 1.5
+[ "$(wc -l <"$TESTTMP/${test_name}_err.out")" -eq 1 ] || fail "the last --epsilon refusal is not one line"
+for e in 0.01 0.5; do
+    json=$TESTTMP/of_exit.json
+    rm -f "$json"
+    run1 opticalflow:unorm16,opticalflow:early-exit --size 120x90 --window 9 --epsilon "$e" --json "$json" \
+        >"$TESTTMP/of_exit.out" 2>&1 || { cat "$TESTTMP/of_exit.out"; fail "early-exit --epsilon $e"; }
+    python3 - "$json" "$TESTTMP/of_exit.out" "$e" <<'EOF' || fail "early-exit --epsilon $e (above)"
+import json, re, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+log = open(sys.argv[2]).read()
+m = re.search(r"early-exit's rule: ([0-9.]+) steps a point in the reference's own solve \(of 10\)", log)
+bad = []
+if set(rows) != {"unorm16", "early-exit"} or any(r["status"] != "ok" for r in rows.values()):
+    bad.append("rows %s" % {k: r["status"] for k, r in rows.items()})
+elif not m or not 1 <= float(m.group(1)) < 10:
+    bad.append("no early-exit steps line with 1 to 10 steps")
+elif not rows["early-exit"]["flops"] < rows["unorm16"]["flops"] * (float(m.group(1)) + 1) / 10:
+    bad.append("early-exit's FLOPs %g against unorm16's %g at %s steps" % (rows["early-exit"]["flops"],
+               rows["unorm16"]["flops"], m.group(1)))
+if (sys.argv[3] != "0.01") != ("epsilon 0.5" in rows.get("early-exit", {}).get("size", "")):
+    bad.append("the row's size %r: want --epsilon named where not 0.01" % rows.get("early-exit", {}).get("size"))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+EOF
+done
+if ! sanitizer_pass; then
+stop='            if ((STOP) && dot(st, st) < (float)(EPS) * (float)(EPS)) break;'
+for c in "first:dot(st, st) >= 0.0f" "fifty:dot(st, st) < 2500.0f * (float)(EPS) * (float)(EPS)" \
+    "any:dot(st, st) < 1.0f"; do
+    name=${c%%:*}
+    python3 - "$stop" "${c#*:}" >"$TESTTMP/of_exit.list" <<'PY'
+import sys
+stop, cond = sys.argv[1:]
+print(repr([(stop, stop.replace("dot(st, st) < (float)(EPS) * (float)(EPS)", cond))]))
+PY
+    make_wrong opticalflow.cl "$TESTTMP/of_exit_$name" <"$TESTTMP/of_exit.list"
+    expect_wrong "early-exit stopping $name" -- "$BIN" run opticalflow:early-exit --kernel-dir \
+        "$TESTTMP/of_exit_$name" --no-cache --size 120x90 --window 9 --runs 1 --warmup 0
+done
+expect_ok "early-exit stopping below 1 px at --epsilon 1" -- run1 opticalflow:early-exit --kernel-dir \
+    "$TESTTMP/of_exit_any" --no-cache --size 120x90 --window 9 --epsilon 1
+fi
 
 finish
