@@ -145,6 +145,7 @@ typedef struct png_out {
     const char *path;
     const uint8_t *pix;
     size_t w, h;
+    int channels; /* 1: grey, 3: RGB */
     bool logged;
 } png_out;
 
@@ -169,11 +170,12 @@ static int write_rows(FILE *f, const void *ctx)
         goto out;
     }
     png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)o->w, (png_uint_32)o->h, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, (png_uint_32)o->w, (png_uint_32)o->h, 8,
+                 o->channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     for (size_t y = 0; y < o->h; y++)
-        png_write_row(png, o->pix + y * o->w);
+        png_write_row(png, o->pix + y * o->w * (size_t)o->channels);
     png_write_end(png, NULL);
     rc = 0;
 out:
@@ -181,17 +183,27 @@ out:
     return rc;
 }
 
-cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size_t h)
+static cg_status write_png(const char *path, const uint8_t *pix, size_t w, size_t h, int channels)
 {
     if (w == 0 || h == 0 || w > 0x7fffffffu || h > 0x7fffffffu) {
         CG_ERROR("cannot write %s: a PNG picture must be 1 to 2^31-1 pixels wide and high, not %zux%zu", path,
                  w, h);
         return CG_E_IO;
     }
-    png_out o = {path, pix, w, h, false};
+    png_out o = {path, pix, w, h, channels, false};
     if (cg_safefile_write(path, write_rows, &o) == 0) return CG_OK;
     if (!o.logged) CG_ERROR("cannot write %s: %s", path, cg_fs_strerror(errno));
     return CG_E_IO;
+}
+
+cg_status cg_png_write_grey(const char *path, const uint8_t *pix, size_t w, size_t h)
+{
+    return write_png(path, pix, w, h, 1);
+}
+
+cg_status cg_png_write_rgb(const char *path, const uint8_t *pix, size_t w, size_t h)
+{
+    return write_png(path, pix, w, h, 3);
 }
 
 cg_status cg_png_read_size(const char *path, size_t *w, size_t *h)

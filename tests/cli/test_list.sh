@@ -38,7 +38,7 @@ assert "sigma" in ws["blur"]["options"] and ws["reduction"]["options"] == [], (w
 own = {(w["name"], o["name"]): o for w in d["workloads"] for o in w["own_options"]}
 assert sorted(own) == [("blur", "sigma"), ("cloth", "cloths"), ("cloth", "grid"), ("cloth", "iterations"),
                      ("cloth", "steps"), ("convolution", "filter"), ("histogram", "pattern"), ("histogram", "pixel"),
-                     ("lcs", "alphabet"), ("lcs", "pairs"), ("lcs", "traceback"), ("opticalflow", "grid-step"), ("opticalflow", "iterations"),
+                     ("lcs", "alphabet"), ("lcs", "pairs"), ("lcs", "traceback"), ("opticalflow", "epsilon"), ("opticalflow", "grid-step"), ("opticalflow", "iterations"),
                      ("opticalflow", "levels"), ("opticalflow", "points"), ("opticalflow", "window"), ("saxpy", "alpha"), ("scan", "exclusive"), ("scan", "inclusive"),
                      ("scan", "type")], \
     sorted(own)

@@ -3,8 +3,8 @@
 #  1. every rung on the synthetic pair at sizes no 16x16 work-group divides (97x61 with 2 levels, 120x90 with
 #     3, 45x37 with 1), the mean end-point error against the known motion logged, below 0.2 px with a pyramid;
 #  2. the image rungs unsupported under --mask-features images (and image-rf but unorm16), the others ok;
-#  3. --input a.png,b.png (a pair written here, the second shifted by 2 px) with --output: a grey PNG of the
-#     frames' size, the flow's magnitude;
+#  3. --input a.png,b.png (a pair written here, the second shifted by 2 px) with --output: an RGB PNG of the
+#     frames' size, the flow as a colour wheel (red: to the right);
 #  4. deliberately broken kernels (a bilinear weight, the guess not doubled, a pixel left unwritten, the lost
 #     rule off by one, local-tile's barrier dropped) fail with exit 3; local-tile unsupported above the
 #     local memory allowed (CLGAUGE_LOCAL_MEM_CAP);
@@ -15,7 +15,7 @@
 #     points (item_unit pt, items the point count); --grid-step 1 gives dense's counts and end-point errors
 #     (the per-point launches and the reference's point mask change nothing); broken sparse kernels (the
 #     guess not doubled, a point left unwritten, y read from x) fail with exit 3; --output draws only the
-#     points (black elsewhere, about 64 grey at 2 px of motion); --points are distinct, seeded by --seed;
+#     points (black elsewhere, red at 2 px to the right); --points are distinct, seeded by --seed;
 #  7. bad sparse input refused in one line with exit 1: --points 0, negative, not a number, a fraction, more
 #     than the pixels; --grid-step 0, larger than the frame; --points with --grid-step.
 #  8. the per-level check: NVIDIA's 8-bit texture positions emulated (coordinates rounded to 1/256 texel) pass
@@ -115,14 +115,42 @@ out=$TESTTMP/of_flow.png
 rm -f "$out"
 expect_ok "--input pair" -- run1 opticalflow --input "$TESTTMP/of_a.png,$TESTTMP/of_b.png" --output "$out" \
     "${small[@]}" --levels 2
-python3 - "$out" <<'EOF' || fail "output PNG checks (above)"
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-if d[:8] != b"\x89PNG\r\n\x1a\n":
-    sys.exit("  %s is not a PNG file" % sys.argv[1])
-w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
-if (w, h, depth, ctype) != (70, 50, 8, 0):
-    sys.exit("  output is %dx%d depth %d type %d, want 70x50 8-bit grey" % (w, h, depth, ctype))
+# rgb PATH: the 70x50 8-bit RGB PNG's pixels, rows of (r, g, b), decoded here (no imaging module needed).
+cat >"$TESTTMP/of_rgb.py" <<'EOF'
+import struct, zlib
+def rgb(path):
+    d = open(path, "rb").read()
+    assert d[:8] == b"\x89PNG\r\n\x1a\n", "%s is not a PNG file" % path
+    w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+    assert (w, h, depth, ctype) == (70, 50, 8, 2), "%s: %dx%d depth %d type %d, want 70x50 8-bit RGB" % (
+        path, w, h, depth, ctype)
+    raw, i = b"", 8
+    while i < len(d):
+        n, t = struct.unpack(">I4s", d[i:i + 8])
+        raw += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
+        i += 12 + n
+    raw, px, prev, s = zlib.decompress(raw), [], [0] * 3 * w, 3 * w + 1
+    for y in range(h):
+        f, row = raw[y * s], list(raw[y * s + 1:(y + 1) * s])
+        for x in range(3 * w):
+            a, b, c = row[x - 3] if x >= 3 else 0, prev[x], prev[x - 3] if x >= 3 else 0
+            p = a + b - c
+            pr = a if abs(p - a) <= min(abs(p - b), abs(p - c)) else b if abs(p - b) <= abs(p - c) else c
+            row[x] = (row[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+        px.append([tuple(row[3 * x:3 * x + 3]) for x in range(w)])
+        prev = row
+    return px
+red = lambda c: c[0] >= 200 and c[1] <= 110 and c[2] <= 110  # 2 px right, near the scale: saturated red
+EOF
+python3 - "$out" "$TESTTMP" <<'EOF' || fail "output PNG checks (above)"
+import sys
+sys.path.insert(0, sys.argv[2])
+from of_rgb import rgb, red
+px = rgb(sys.argv[1])
+inner = [px[y][x] for y in range(10, 40) for x in range(10, 60)]
+if sum(map(red, inner)) < len(inner) * 3 // 4:
+    sys.exit("  the colour wheel: %d of %d inner pixels red (the pair moves 2 px right), e.g. %s" %
+             (sum(map(red, inner)), len(inner), inner[len(inner) // 2]))
 EOF
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
@@ -253,35 +281,17 @@ for sp in "--grid-step 5" "--points 200 --seed 1" "--points 200 --seed 1" "--poi
     # shellcheck disable=SC2086
     expect_ok "--output $sp" -- run1 opticalflow --input "$pair" --output "$out" "${small[@]}" --levels 2 $sp
 done
-python3 - "${pngs[@]}" <<'EOF' || fail "sparse --output (above)"
-import struct, sys, zlib
-def grey(path):
-    d = open(path, "rb").read()
-    w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
-    assert (w, h, depth, ctype) == (70, 50, 8, 0), (path, w, h, depth, ctype)
-    raw, i = b"", 8
-    while i < len(d):
-        n, t = struct.unpack(">I4s", d[i:i + 8])
-        raw += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
-        i += 12 + n
-    raw, px, prev = zlib.decompress(raw), [], [0] * w
-    for y in range(h):
-        f, row = raw[y * (w + 1)], list(raw[y * (w + 1) + 1:(y + 1) * (w + 1)])
-        for x in range(w):
-            a, b, c = row[x - 1] if x else 0, prev[x], prev[x - 1] if x else 0
-            p = a + b - c
-            pr = a if abs(p - a) <= min(abs(p - b), abs(p - c)) else b if abs(p - b) <= abs(p - c) else c
-            row[x] = (row[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
-        px.append(row)
-        prev = row
-    return px
-g = grey(sys.argv[1])
+python3 - "$TESTTMP" "${pngs[@]}" <<'EOF' || fail "sparse --output (above)"
+import sys
+sys.path.insert(0, sys.argv[1])
+from of_rgb import rgb, red
+g = rgb(sys.argv[2])
 on = {(x, y) for y in range(2, 50, 5) for x in range(2, 70, 5)}
-off = [g[y][x] for y in range(50) for x in range(70) if (x, y) not in on]
-near = sum(56 <= g[y][x] <= 72 for x, y in on)  # 2 px of motion: 64 grey
-if any(off) or near < len(on) * 3 // 4:
-    sys.exit("  grid 5: %d lit pixels off the grid, %d of %d points near 64" % (sum(map(bool, off)), near, len(on)))
-lit = [{(x, y) for y in range(50) for x in range(70) if p[y][x]} for p in map(grey, sys.argv[2:])]
+off = [g[y][x] for y in range(50) for x in range(70) if (x, y) not in on and any(g[y][x])]
+near = sum(red(g[y][x]) for x, y in on)  # 2 px right: red
+if off or near < len(on) * 3 // 4:
+    sys.exit("  grid 5: %d lit pixels off the grid, %d of %d points red" % (len(off), near, len(on)))
+lit = [{(x, y) for y in range(50) for x in range(70) if any(p[y][x])} for p in map(rgb, sys.argv[3:])]
 if not (150 <= len(lit[0]) <= 200) or lit[0] != lit[1] or lit[0] == lit[2]:
     sys.exit("  --points 200: %d, %d, %d lit pixels (want 150-200, seed 1 twice the same, seed 2 not)" %
              tuple(map(len, lit)))

@@ -249,6 +249,17 @@ static void test_png_palette_trns(void **state)
     assert_int_equal(cg_png_read_grey(out, &got, &w, &h), CG_OK);
     assert_memory_equal(got, back, 8);
     free(got);
+    /* and through the RGB writer: grey pixels come back as they were, pure red as its Rec. 601 luma (76) */
+    uint8_t rgb[8 * 3];
+    for (int i = 0; i < 8; i++)
+        rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = back[i];
+    rgb[21] = 255, rgb[22] = rgb[23] = 0;
+    assert_int_equal(cg_png_write_rgb(out, rgb, 2, 4), CG_OK);
+    assert_int_equal(cg_png_read_grey(out, &got, &w, &h), CG_OK);
+    assert_int_equal(w * 10 + h, 24);
+    assert_memory_equal(got, back, 7);
+    assert_in_range(got[7], 75, 77);
+    free(got);
     unlink(out);
 }
 

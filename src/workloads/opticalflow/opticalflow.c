@@ -296,7 +296,7 @@ static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     s->ref_st = malloc(np);
     s->got = malloc(2 * nflow * sizeof *s->got);
     s->got_st = malloc(np);
-    s->saved = malloc(s->n);
+    s->saved = malloc(3 * s->n);
     CG_FAIL_IF(!s->lref || !s->ref_flow || !s->ref_st || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
                "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w, s->h);
     st = o->input ? read_frames(o, s) : of_synthesize(s, o->seed);
@@ -405,6 +405,39 @@ static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_
     return true;
 }
 
+/* The verified flow (s->got, s->got_st) into s->saved as a colour wheel, 3 bytes a pixel: the hue its
+ * direction (right red, down yellow-green, left cyan, up violet: HSV hue = the angle of (dx, dy), y down),
+ * the saturation its length over the 99th percentile of the tracked flows' lengths (s->saved_scale, within
+ * 1/1024 of the longest; longer ones saturate; white: no motion), full value; invalid and lost points black,
+ * and sparse every pixel that is no point. */
+static void of_draw_flow(of_state *s)
+{
+    size_t np = of_npoints(s), hist[1025] = {0}, tracked = 0, b = 0;
+    double top = 0;
+    for (size_t i = 0; i < np; i++)
+        if (s->got_st[i] == OF_TRACKED) top = fmax(top, hypot(s->got[2 * i], s->got[2 * i + 1])), tracked++;
+    for (size_t i = 0; i < np && top > 0; i++)
+        if (s->got_st[i] == OF_TRACKED)
+            hist[(size_t)(hypot(s->got[2 * i], s->got[2 * i + 1]) / top * 1024)]++;
+    for (size_t seen = 0; b < 1024 && (seen += hist[b]) < tracked - tracked / 100; b++)
+        ;
+    top *= (double)(b + 1) / 1024;
+    s->saved_scale = top;
+    memset(s->saved, 0, 3 * s->n);
+    for (size_t i = 0; i < np; i++) {
+        uint8_t *px = s->saved + 3 * of_px(s, i);
+        if (s->got_st[i] != OF_TRACKED) continue;
+        double dx = s->got[2 * i], dy = s->got[2 * i + 1], sat = top > 0 ? fmin(hypot(dx, dy) / top, 1) : 0;
+        double hue = atan2(dy, dx) * (3 / 3.14159265358979323846); /* -3..3: sixths of the wheel */
+        if (hue < 0) hue += 6;
+        int sector = (int)hue % 6;
+        double f = hue - floor(hue), p = 1 - sat, q = 1 - sat * f, t = 1 - sat * (1 - f);
+        const double rgb[6][3] = {{1, t, p}, {q, 1, p}, {p, 1, t}, {p, q, 1}, {t, p, 1}, {1, p, q}};
+        for (int k = 0; k < 3; k++)
+            px[k] = (uint8_t)lround(255 * rgb[sector][k]);
+    }
+}
+
 static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
@@ -417,11 +450,7 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
     s->exit_reported |= of_rung_eps(rs) > 0;
-    if (s->np) memset(s->saved, 0, s->n); /* sparse: black but at the points */
-    for (size_t i = 0; i < np; i++) {
-        double mag = hypot(s->got[2 * i], s->got[2 * i + 1]) * 32.0;
-        s->saved[of_px(s, i)] = (uint8_t)(mag > 255 ? 255 : mag);
-    }
+    of_draw_flow(s);
     s->have_saved = true;
 out:
     return st;
@@ -435,7 +464,13 @@ static cg_status of_save_output(cg_ctx *ctx, void *state, const char *path)
         CG_ERROR("cannot write %s: no opticalflow rung produced a verified flow", path);
         return CG_E_IO;
     }
-    return cg_png_write_grey(path, s->saved, s->w, s->h);
+    cg_status st = cg_png_write_rgb(path, s->saved, s->w, s->h);
+    if (st == CG_OK)
+        CG_INFO(
+            "opticalflow: %s: the flow as a colour wheel (hue: direction, right red; white: still; full "
+            "colour at %.3g px, the 99th percentile of the tracked flows' lengths; black: invalid, lost%s)",
+            path, s->saved_scale, s->np ? " or no point" : "");
+    return st;
 }
 
 const cg_workload cg_workload_opticalflow = {
