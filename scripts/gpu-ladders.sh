@@ -172,6 +172,11 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       run of-exit-640x480-l4 opticalflow:unorm16,opticalflow:early-exit --levels 4 --runs 10 &&
       run of-exit-1080p opticalflow:unorm16,opticalflow:early-exit --size 1920x1080 --runs 10 &&
       run of-exit-1080p-l4 opticalflow:unorm16,opticalflow:early-exit --size 1920x1080 --levels 4 --runs 10 ;;
+  of-half) # issue 19: half (CL_HALF_FLOAT J levels; its probe on NVIDIA) beside best and unorm16, 640x480 and
+    # 1080p; then the whole ladder at 640x480 (every rung verified on the GPU)
+    run of-half-640x480 opticalflow:best,opticalflow:half,opticalflow:unorm16 --runs 10 &&
+      run of-half-1080p opticalflow:best,opticalflow:half,opticalflow:unorm16 --size 1920x1080 --runs 5 &&
+      run of-all-640x480 opticalflow --runs 5 ;;
   hist-read) # issue 21: the one-launch histogram rungs (no fill), the contiguous chunks and nv-match beside
     # best and two-pass, u8 random and all-equal and u32 random at 2^28 bytes
     H=histogram:best,histogram:two-pass,histogram:one-kernel,histogram:self-zero,histogram:chunked,histogram:nv-match

@@ -24,6 +24,7 @@
 #     level 1 (precomputed at 0.005 px, image-linear at 0.05 px).
 #  9. early-exit: bad --epsilon refused; passes at 0.01 and 0.5 px with fewer steps and FLOPs than K; broken
 #     early exits fail (before the first step, at 50 epsilon, below 1 px), the last passing at --epsilon 1.
+# 10. half: ok, or unsupported naming CL_HALF_FLOAT (the format missing, or its probe reading it back wrong).
 # Usage: bash test_opticalflow.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +63,7 @@ want = {"buffers": ["pyramid", "solve"], "precomputed": ["pyramid", "gradients+G
         "image-linear": ["pyramid", "images", "gradients+G", "solve"],
         "best": ["pyramid", "images", "gradients+G", "solve"],
         "unorm16": ["pyramid", "images", "gradients+G", "solve"],
+        "half": ["pyramid", "images", "gradients+G", "solve"],
         "early-exit": ["pyramid", "images", "gradients+G", "solve"]}
 bad = []
 for r in json.load(open(sys.argv[1]))["results"]:
@@ -78,7 +80,8 @@ sys.exit(1 if bad else 0)
 EOF
 
 # 2. Images masked: image-linear and best unsupported, the others ok; unorm16 (CL_UNORM_INT16, no float
-#    images) unsupported without images, ok without image-rf.
+#    images) and early-exit unsupported without images, ok without image-rf; half as unorm16 where its format
+#    works (section 10).
 for feat in images image-rf; do
     json=$TESTTMP/of_mask.json
     rm -f "$json"
@@ -88,10 +91,15 @@ for feat in images image-rf; do
     [ "$rc" -eq 0 ] || { cat "$TESTTMP/of_mask.out"; fail "--mask-features $feat exited $rc, want 0"; }
     python3 - "$json" "$feat" <<'EOF' || fail "--mask-features $feat: rows (above)"
 import json, sys
-rows = {r["rung"]: r["status"] for r in json.load(open(sys.argv[1]))["results"]}
+res = json.load(open(sys.argv[1]))["results"]
+rows = {r["rung"]: r["status"] for r in res}
 want = {"buffers": "ok", "precomputed": "ok", "local-tile": "ok", "image-linear": "unsupported",
         "best": "unsupported", "unorm16": "unsupported" if sys.argv[2] == "images" else "ok"}
 want["early-exit"] = want["unorm16"]
+# half (CL_HALF_FLOAT, no float images) unsupported without images; without image-rf ok, or unsupported where
+# the device lacks the format or its probe reads it back wrong (section 10)
+half = [r for r in res if r["rung"] == "half"][0]
+want["half"] = "unsupported" if sys.argv[2] == "images" or "CL_HALF_FLOAT" in half.get("reason", "") else "ok"
 if rows != want:
     sys.exit("  rows %s, want %s" % (rows, want))
 EOF
@@ -228,6 +236,8 @@ n = int(sys.argv[2])
 bad = []
 for name, r in rows.items():
     want = "unsupported" if name == "local-tile" else "ok"
+    if name == "half" and "CL_HALF_FLOAT" in r.get("reason", ""):  # the format missing or broken: section 10
+        want = "unsupported"
     if r["status"] != want:
         bad.append("%s %s (%s), want %s" % (name, r["status"], r.get("reason", ""), want))
     elif want == "ok" and (r["item_unit"] != "pt" or r["items"] != n):
@@ -402,5 +412,22 @@ done
 expect_ok "early-exit stopping below 1 px at --epsilon 1" -- run1 opticalflow:early-exit --kernel-dir \
     "$TESTTMP/of_exit_any" --no-cache --size 120x90 --window 9 --epsilon 1
 fi
+
+# 10. half (CL_HALF_FLOAT images of the second frame): ok, or unsupported naming CL_HALF_FLOAT, either because
+#     the device lacks the format or because the probe read the images back wrong (PoCL 3.1 does); unsupported
+#     under --mask-features images.
+json=$TESTTMP/of_half.json
+rm -f "$json"
+run1 opticalflow:half --size 64x48 --window 5 --levels 2 --json "$json" >"$TESTTMP/of_half.out" 2>&1 ||
+    { cat "$TESTTMP/of_half.out"; fail "opticalflow:half"; }
+python3 - "$json" <<'EOF' || fail "half's row (above)"
+import json, re, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+ok = r["status"] == "ok" or (r["status"] == "unsupported" and re.search(
+    r"CL_HALF_FLOAT images read back wrong here \(a probe wrote [0-9.]+, read|does not (read|write) CL_R "
+    r"CL_HALF_FLOAT", r.get("reason", "")))
+if not ok:
+    sys.exit("  half: %s (%s)" % (r["status"], r.get("reason", "")))
+EOF
 
 finish

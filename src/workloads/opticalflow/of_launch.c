@@ -14,7 +14,7 @@
 typedef enum { GRAD_NONE, GRAD_F2, GRAD_F4 } grad_kind;
 typedef enum { TENS_NONE, TENS_WINDOW, TENS_BOX } tens_kind;
 
-typedef enum { IMG_NONE, IMG_FLOAT, IMG_U16 } img_kind;
+typedef enum { IMG_NONE, IMG_FLOAT, IMG_U16, IMG_HALF } img_kind;
 
 typedef struct plan {
     img_kind images;
@@ -26,7 +26,7 @@ static const plan plans[] = {
     [PLAN_NAIVE] = {IMG_NONE, GRAD_NONE, TENS_NONE}, [PLAN_PRE] = {IMG_NONE, GRAD_F2, TENS_WINDOW},
     [PLAN_LOCAL] = {IMG_NONE, GRAD_F2, TENS_WINDOW}, [PLAN_IMG] = {IMG_FLOAT, GRAD_F2, TENS_WINDOW},
     [PLAN_BEST] = {IMG_FLOAT, GRAD_F4, TENS_BOX},    [PLAN_U16] = {IMG_U16, GRAD_F4, TENS_BOX},
-    [PLAN_EXIT] = {IMG_U16, GRAD_F4, TENS_BOX},
+    [PLAN_EXIT] = {IMG_U16, GRAD_F4, TENS_BOX},      [PLAN_HALF] = {IMG_HALF, GRAD_F4, TENS_BOX},
 };
 
 #define MAX_STEPS (1 + 6 * OF_MAX_LEVELS)
@@ -62,7 +62,8 @@ bool of_rung_uses_images(const void *rs)
 
 double of_rung_jquant(const void *rs)
 {
-    return ((const of_rung *)rs)->images == IMG_U16 ? OF_U16_QUANTUM : 0;
+    img_kind k = ((const of_rung *)rs)->images;
+    return k == IMG_U16 ? OF_U16_QUANTUM : k == IMG_HALF ? OF_HALF_QUANTUM : 0;
 }
 
 double of_rung_eps(const void *rs)
@@ -164,15 +165,16 @@ static void image_steps(of_rung *q, const of_state *s)
         next_step(q)->level = L;
 }
 
-/* unorm16: the second frame's levels written into the unorm16 images by a kernel (a copy moves bytes). */
-static cg_status u16_steps(of_rung *q, const of_state *s, cl_program prog)
+/* unorm16, half: the second frame's levels written into the rung's images by a kernel (a copy moves bytes).
+ */
+static cg_status convert_steps(of_rung *q, const of_state *s, cl_program prog, const char *kernel)
 {
     cg_status st = CG_OK;
     q->stage = "images";
     for (int L = 0; L < s->levels; L++) {
         cl_int off = (cl_int)s->off[L], w = (cl_int)s->lw[L], h = (cl_int)s->lh[L];
         step *p = add2d(q, s, L);
-        CG_TRY_OBJ(p->k, clCreateKernel(prog, "of_to_u16", CG_ERRP));
+        CG_TRY_OBJ(p->k, clCreateKernel(prog, kernel, CG_ERRP));
         ARGS(p->k, M(s->pyr[1]), M(q->img[L]), I(off), I(w), I(h));
     }
 out:
@@ -269,12 +271,15 @@ cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog
     q->r = r;
     q->eps = s->eps;
     q->images = pl->images;
-    q->img = pl->images == IMG_FLOAT ? s->jimg : pl->images == IMG_U16 ? s->jimg16 : NULL;
+    q->img = pl->images == IMG_FLOAT  ? s->jimg
+             : pl->images == IMG_U16  ? s->jimg16
+             : pl->images == IMG_HALF ? s->jimgh
+                                      : NULL;
     CG_FAIL_IF(q->img && !q->img[0], CG_E_RUNTIME,
                "opticalflow: rung %s needs CL_R images this device cannot make", r->name);
     if ((st = pyramid_steps(q, s, prog)) != CG_OK) goto out;
-    if (q->images == IMG_U16)
-        st = u16_steps(q, s, prog);
+    if (q->images == IMG_U16 || q->images == IMG_HALF)
+        st = convert_steps(q, s, prog, q->images == IMG_U16 ? "of_to_u16" : "of_to_half");
     else
         image_steps(q, s);
     if (st != CG_OK) goto out;
@@ -329,8 +334,10 @@ out:
     return st;
 }
 
-/* Both the read-only and the write-only lists: of_to_u16 writes the images, the solve reads them. */
-cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
+/* Both the read-only and the write-only lists: of_to_u16 or of_to_half writes the images, the solve reads
+ * them; img NULL and why set where either lacks CL_R of the type. */
+static cg_status make_rw_images(cg_ctx *ctx, of_state *s, cl_channel_type type, const char *name, cl_mem *img,
+                                char *why, size_t len)
 {
     cl_mem_flags use[2] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
     cl_image_format list[512];
@@ -341,12 +348,21 @@ cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
             CL_SUCCESS)
             n = 0;
         for (cl_uint i = 0; i < n && i < 512; i++)
-            found |= list[i].image_channel_order == CL_R && list[i].image_channel_data_type == CL_UNORM_INT16;
+            found |= list[i].image_channel_order == CL_R && list[i].image_channel_data_type == type;
         if (!found) {
-            snprintf(s->u16_why, sizeof s->u16_why, "the device does not %s CL_R CL_UNORM_INT16 2D images",
-                     u ? "write" : "read");
+            snprintf(why, len, "the device does not %s CL_R %s 2D images", u ? "write" : "read", name);
             return CG_OK;
         }
     }
-    return of_make_images(ctx, s, CL_UNORM_INT16, s->jimg16);
+    return of_make_images(ctx, s, type, img);
+}
+
+cg_status of_make_u16_images(cg_ctx *ctx, of_state *s)
+{
+    return make_rw_images(ctx, s, CL_UNORM_INT16, "CL_UNORM_INT16", s->jimg16, s->u16_why, sizeof s->u16_why);
+}
+
+cg_status of_make_half_images(cg_ctx *ctx, of_state *s)
+{
+    return make_rw_images(ctx, s, CL_HALF_FLOAT, "CL_HALF_FLOAT", s->jimgh, s->half_why, sizeof s->half_why);
 }

@@ -31,6 +31,8 @@ static const cg_rung rungs[] = {
      "of_solve_img", NULL, IMGF, 0, {PLAN_IMG, 16, 16}},
     {"best", "vs image-linear: level + derivatives packed in one float4 per pixel, G by a separable box sum",
      "of_solve_best", NULL, IMGF, 0, {PLAN_BEST, 16, 16}},
+    {"half", "vs best: second frame's levels in CL_HALF_FLOAT images (2 B, full-rate filtering) not CL_FLOAT",
+     "of_solve_best", NULL, CG_FEAT_IMAGES, 0, {PLAN_HALF, 16, 16}},
     {"unorm16", "vs best: second frame's levels in CL_UNORM_INT16 images (2 B, full-rate filtering) not CL_FLOAT",
      "of_solve_u16", NULL, CG_FEAT_IMAGES, 0, {PLAN_U16, 16, 16}},
     {"early-exit", "vs unorm16: a point stops at its first step below --epsilon px (0.01, OpenCV's), not after K",
@@ -42,7 +44,7 @@ static const cg_rung rungs[] = {
  * which is its work-group (reqd_work_group_size(TX, TY); its local memory from of_local_need). Every rung's
  * own 16x16 among them. */
 static const cg_tspace spaces[] = {
-    {"buffers,precomputed,image-linear,best,unorm16,early-exit", 2,
+    {"buffers,precomputed,image-linear,best,half,unorm16,early-exit", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 5, {0, 16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 6, {0, 1, 2, 4, 8, 16}}}},
     {"local-tile", 2,
@@ -211,6 +213,103 @@ static cg_status read_frames(const cg_run_opts *o, of_state *s)
     return st;
 }
 
+/* Whether the device's CL_HALF_FLOAT images hold what write_imagef put there: PoCL 3.1 lists CL_R
+ * CL_HALF_FLOAT, but its kernels read such an image as one constant and write other bytes into it (a flow off
+ * by pixels; docs/workloads/opticalflow.md). Once per setup, when the half rung is first considered: a kernel
+ * writes 8 values below 256 into an 8x1 image, another reads each back with a nearest sampler and a quarter
+ * texel on with a linear one; every read must be within 0.5 grey level of what the float values give (half's
+ * rounding, 2^-4, and 8-bit texture weights stay far below). The probe's own source, built without the cache
+ * (a few ms); a failed OpenCL call or build counts as a failed probe, its reason the call's. */
+typedef struct of_half_probe {
+    bool done, ok;
+    char why[160];
+} of_half_probe;
+
+static const char *half_probe_src =
+    "__constant sampler_t nea = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | "
+    "CLK_FILTER_NEAREST;\n"
+    "__constant sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | "
+    "CLK_FILTER_LINEAR;\n"
+    "__kernel void put(__global const float *v, __write_only image2d_t img)\n"
+    "{ int x = get_global_id(0); write_imagef(img, (int2)(x, 0), (float4)(v[x])); }\n"
+    "__kernel void get(__read_only image2d_t img, __global float *o)\n"
+    "{ int x = get_global_id(0); o[x] = read_imagef(img, nea, (float2)(x + 0.5f, 0.5f)).x;\n"
+    "  o[8 + x] = read_imagef(img, lin, (float2)(x + 0.75f, 0.5f)).x; }\n";
+
+static bool run_half_probe(const cg_ctx *ctx, of_half_probe *p)
+{
+    float v[8], o[16];
+    cl_int e = CL_SUCCESS;
+    cl_program prog = NULL;
+    cl_kernel put = NULL, get = NULL;
+    cl_mem img = NULL, bv = NULL, bo = NULL;
+    cl_image_format f = {CL_R, CL_HALF_FLOAT};
+    cl_image_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = 8;
+    d.image_height = 1;
+    for (int i = 0; i < 8; i++)
+        v[i] = 31.7f * (float)i + 3.3f;
+    size_t g = 8;
+    const char *what = "clCreateProgramWithSource";
+    cl_device_id dev = ctx->dev->id;
+    prog = clCreateProgramWithSource(ctx->context, 1, &half_probe_src, NULL, &e);
+    if (e == CL_SUCCESS) what = "clBuildProgram", e = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
+    if (e == CL_SUCCESS) what = "clCreateKernel", put = clCreateKernel(prog, "put", &e);
+    if (e == CL_SUCCESS) get = clCreateKernel(prog, "get", &e);
+    if (e == CL_SUCCESS)
+        what = "clCreateImage", img = clCreateImage(ctx->context, CL_MEM_READ_WRITE, &f, &d, NULL, &e);
+    if (e == CL_SUCCESS)
+        what = "clCreateBuffer",
+        bv = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof v, v, &e);
+    if (e == CL_SUCCESS) bo = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, sizeof o, NULL, &e);
+    what = "clSetKernelArg";
+    if (e == CL_SUCCESS) e = clSetKernelArg(put, 0, sizeof bv, &bv);
+    if (e == CL_SUCCESS) e = clSetKernelArg(put, 1, sizeof img, &img);
+    if (e == CL_SUCCESS) e = clSetKernelArg(get, 0, sizeof img, &img);
+    if (e == CL_SUCCESS) e = clSetKernelArg(get, 1, sizeof bo, &bo);
+    if (e == CL_SUCCESS)
+        what = "clEnqueueNDRangeKernel",
+        e = clEnqueueNDRangeKernel(ctx->queue, put, 1, NULL, &g, NULL, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = clEnqueueNDRangeKernel(ctx->queue, get, 1, NULL, &g, NULL, 0, NULL, NULL);
+    if (e == CL_SUCCESS)
+        what = "clEnqueueReadBuffer",
+        e = clEnqueueReadBuffer(ctx->queue, bo, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+    p->ok = e == CL_SUCCESS;
+    if (!p->ok)
+        snprintf(p->why, sizeof p->why, "a CL_HALF_FLOAT image probe failed: %s: %s", what,
+                 cg_cl_strerror(e));
+    for (int i = 0; i < 8 && p->ok; i++) {
+        double lin = i < 7 ? 0.75 * v[i] + 0.25 * v[i + 1] : v[i];
+        if (!(fabs(o[i] - v[i]) <= 0.5) || !(fabs(o[8 + i] - lin) <= 0.5)) {
+            p->ok = false;
+            snprintf(
+                p->why, sizeof p->why,
+                "CL_HALF_FLOAT images read back wrong here (a probe wrote %g, read %g; %g between texels, "
+                "want %g): a driver fault",
+                (double)v[i], (double)o[i], (double)o[8 + i], lin);
+        }
+    }
+    cl_mem m[] = {img, bv, bo};
+    for (size_t i = 0; i < 3; i++)
+        if (m[i]) clReleaseMemObject(m[i]);
+    if (put) clReleaseKernel(put);
+    if (get) clReleaseKernel(get);
+    if (prog) clReleaseProgram(prog);
+    return p->ok;
+}
+
+static bool half_probe_ok(const of_state *s)
+{
+    of_half_probe *p = s->probe;
+    if (!p->done) {
+        p->done = true;
+        run_half_probe(s->ctx, p);
+    }
+    return p->ok;
+}
+
 /* ---- device data, setup ------------------------------------------------------------------------------ */
 
 /* One CL_R image per level of the given channel type. */
@@ -250,6 +349,9 @@ static cg_status make_device_data(cg_ctx *ctx, of_state *s)
     if ((ctx->features & CG_FEAT_IMAGES) && (ctx->features & CG_FEAT_IMAGE_RF))
         st = of_make_images(ctx, s, CL_FLOAT, s->jimg);
     if (st == CG_OK && (ctx->features & CG_FEAT_IMAGES)) st = of_make_u16_images(ctx, s);
+    if (st == CG_OK && (ctx->features & CG_FEAT_IMAGES)) st = of_make_half_images(ctx, s);
+    s->ctx = ctx;
+    CG_FAIL_IF(!(s->probe = calloc(1, sizeof *s->probe)), CG_E_RUNTIME, "opticalflow: out of host memory");
 out:
     return st;
 }
@@ -266,6 +368,7 @@ static void of_teardown(void *state)
     for (int L = 0; L < OF_MAX_LEVELS; L++) {
         if (s->jimg[L]) clReleaseMemObject(s->jimg[L]);
         if (s->jimg16[L]) clReleaseMemObject(s->jimg16[L]);
+        if (s->jimgh[L]) clReleaseMemObject(s->jimgh[L]);
     }
     free(s->frame[0]);
     free(s->frame[1]);
@@ -280,6 +383,7 @@ static void of_teardown(void *state)
     free(s->got_st);
     free(s->saved);
     free(s->pts);
+    free(s->probe);
     free(s);
 }
 
@@ -374,8 +478,16 @@ static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_
 {
     const of_state *s = state;
     int wx = r->p[P_WGX], wy = r->p[P_WGY];
+    if (r->p[P_PLAN] == PLAN_HALF && s->jimgh[0] && !half_probe_ok(s)) {
+        snprintf(why, len, "%s", s->probe->why);
+        return true;
+    }
     if ((r->p[P_PLAN] == PLAN_U16 || r->p[P_PLAN] == PLAN_EXIT) && !s->jimg16[0]) {
         snprintf(why, len, "%s", s->u16_why[0] ? s->u16_why : "no unorm16 images were made");
+        return true;
+    }
+    if (r->p[P_PLAN] == PLAN_HALF && !s->jimgh[0]) {
+        snprintf(why, len, "%s", s->half_why[0] ? s->half_why : "no half images were made");
         return true;
     }
     size_t wg = wx > 0 && wy > 0 ? (size_t)wx * (size_t)wy : 0;

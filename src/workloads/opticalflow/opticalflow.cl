@@ -385,4 +385,12 @@ __kernel void of_to_u16(__global const float *pj, __write_only image2d_t img, in
 }
 
 SOLVE_PACKED(of_solve_u16, 255.0f, 0)
+
+/* half: level L of the second frame into its CL_R CL_HALF_FLOAT image as it is (the write rounds to half; level
+ * 0's integers stay exact); the solve is best's, reading this image. */
+__kernel void of_to_half(__global const float *pj, __write_only image2d_t img, int off, int w, int h)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x < w && y < h) write_imagef(img, (int2)(x, y), (float4)(pj[off + y * w + x]));
+}
 SOLVE_PACKED(of_solve_exit, 255.0f, 1)

@@ -28,8 +28,9 @@ enum { P_PLAN, P_WGX, P_WGY };
  * linear sampler; PLAN_BEST: as IMG, the level and its derivatives packed in one float4 and G by a separable
  * box sum (two passes); PLAN_U16: as BEST, the second frame's levels in CL_R CL_UNORM_INT16 images (written
  * by a kernel as level / 255, read back times 255) instead of CL_FLOAT ones; PLAN_EXIT: as U16, a point stops
- * at its first step shorter than --epsilon px, which it does not take. */
-enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16, PLAN_EXIT };
+ * at its first step shorter than --epsilon px, which it does not take; PLAN_HALF: as BEST, the second frame's
+ * levels in CL_R CL_HALF_FLOAT images (written by a kernel, no scaling). */
+enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16, PLAN_EXIT, PLAN_HALF };
 /* early-exit's default stop, px: OpenCV's calcOpticalFlowPyrLK default (TermCriteria COUNT + EPS, 0.01). */
 #define OF_EPSILON 0.01
 /* The most a unorm16 J level's value, as the solve reads it back (x 255), can be off the float level's, in
@@ -41,6 +42,11 @@ enum { PLAN_NAIVE, PLAN_PRE, PLAN_LOCAL, PLAN_IMG, PLAN_BEST, PLAN_U16, PLAN_EXI
  * exact: 255 v / 255 x 65535 = 257 v. The filtered sample blends its four stored values with weights that sum
  * to 1, so it is off by at most this too, and b by at most it times sum |grad I| over the window (gsum). */
 #define OF_U16_QUANTUM (255.0 / 65535.0)
+/* The same bound for a CL_HALF_FLOAT J level, grey levels: one half-precision ulp at 128..256 (2^-3). The
+ * write's float-to-half conversion rounds to nearest (OpenCL C spec, "Conversion rules for half precision
+ * floating-point": within half an ulp, 2^-4 below 256), and a texture unit that rounds its filtered result to
+ * half again adds at most as much: 2^-3 in all. Level 0 (integers 0..255) is exact in half. */
+#define OF_HALF_QUANTUM 0.125
 /* PLAN_LOCAL: as PRE, one work-group per tile, the tile and its window's halo of the level and its
  * derivatives (a float4 a pixel) in local memory. Its local bytes for a tx x ty group and window radius r: */
 #define OF_LOCAL_BYTES(tx, ty, r) ((size_t)((tx) + 2 * (r)) * ((ty) + 2 * (r)) * 4 * sizeof(float))
@@ -106,6 +112,10 @@ typedef struct of_state {
     cl_mem jimg[OF_MAX_LEVELS];   /* the second frame's levels as CL_R float images, NULL without images */
     cl_mem jimg16[OF_MAX_LEVELS]; /* and as CL_R CL_UNORM_INT16 images (unorm16), NULL where unsupported */
     char u16_why[160];            /* unorm16's unsupported reason when jimg16 is NULL */
+    cl_mem jimgh[OF_MAX_LEVELS];  /* and as CL_R CL_HALF_FLOAT images (half), NULL where unsupported */
+    char half_why[160];           /* half's unsupported reason when jimgh is NULL */
+    struct of_half_probe *probe;  /* whether those images read back right here (opticalflow.c), once */
+    const cg_ctx *ctx;            /* the run's context, for that probe */
     char summary[512];            /* of_report: "buffers 0.0619, ..." each verified rung's end-point error */
     char summary_head[160];       /* the valid/compared counts of the first rung reported */
     char summary_ref[40];         /* " (reference 0.0619)": the reference's own end-point error */
@@ -141,10 +151,12 @@ bool of_rung_uses_images(const void *rs);
 double of_rung_jquant(const void *rs);
 /* early-exit's stop in px (s->eps), 0 for every rung that always takes --iterations steps. */
 double of_rung_eps(const void *rs);
-/* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why. */
+/* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why;
+ * and s->jimgh, CL_R CL_HALF_FLOAT, else s->half_why. */
 /* One CL_R image per pyramid level of the given channel type (opticalflow.c). */
 cg_status of_make_images(cg_ctx *ctx, of_state *s, cl_channel_type type, cl_mem *img);
 cg_status of_make_u16_images(cg_ctx *ctx, of_state *s);
+cg_status of_make_half_images(cg_ctx *ctx, of_state *s);
 /* Untimed, before every run: fills the second frame's images of an image rung with NaN (the runner poisons
  * buffers only), so that a rung that skips the copy into them fails. */
 cg_status of_poison(cg_ctx *ctx, void *state, void *rs);
