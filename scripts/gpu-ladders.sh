@@ -177,6 +177,14 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run of-half-640x480 opticalflow:best,opticalflow:half,opticalflow:unorm16 --runs 10 &&
       run of-half-1080p opticalflow:best,opticalflow:half,opticalflow:unorm16 --size 1920x1080 --runs 5 &&
       run of-all-640x480 opticalflow --runs 5 ;;
+  of-tune) # issues 19, 20: early-exit's work-group searched at 640x480 and 1080p, then untuned and tuned runs
+    tune_run of-tune-640x480 200 opticalflow:early-exit --budget 90 --runs 5
+    tune_run of-tune-1080p 200 opticalflow:early-exit --size 1920x1080 --budget 90 --runs 3
+    for m in untuned tuned; do
+      f=; [ $m = untuned ] && f=--no-tuned
+      run of-exit-640x480-$m opticalflow:early-exit $f --runs 10
+      run of-exit-1080p-$m opticalflow:early-exit --size 1920x1080 $f --runs 10
+    done ;;
   hist-read) # issue 21: the one-launch histogram rungs (no fill), the contiguous chunks and nv-match beside
     # best and two-pass, u8 random and all-equal and u32 random at 2^28 bytes
     H=histogram:best,histogram:two-pass,histogram:one-kernel,histogram:self-zero,histogram:chunked,histogram:nv-match

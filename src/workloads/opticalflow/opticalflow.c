@@ -45,7 +45,7 @@ static const cg_rung rungs[] = {
  * own 16x16 among them. */
 static const cg_tspace spaces[] = {
     {"buffers,precomputed,image-linear,best,half,unorm16,early-exit", 2,
-     {{"wgx", P_WGX, CG_TR_WG_X, 5, {0, 16, 32, 64, 128}},
+     {{"wgx", P_WGX, CG_TR_WG_X, 6, {0, 8, 16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 6, {0, 1, 2, 4, 8, 16}}}},
     {"local-tile", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 3, {8, 16, 32}},
