@@ -387,6 +387,21 @@ PYEOF
       run tune2-cloth-$m cloth:merged,cloth:fma --grid 1024x1024 $f --runs 10
       RUN_TIMEOUT=100 run tune2-of1080-$m opticalflow:best --size 1920x1080 $f --runs 5
     done ;;
+  tune-goal3) # issue 20's goal in one job, as tune-goal2 but opticalflow's fastest rung (early-exit) at its
+    # default 640x480 (its search in s13c: 1.16x) instead of best at 1080p
+    tune_run tune3-scan 100 scan:nv-vload --space 'wg=128,256,512;items=8,16,32' --budget 50 --runs 5
+    tune_run tune3-blur10 100 blur:fused-ring --sigma 10 --space 'wgx=32,64;cx=1;py=128,256,512;blk=0,32' \
+      --budget 60 --runs 5
+    tune_run tune3-cloth 100 cloth:merged --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4' --budget 50 \
+      --runs 5
+    tune_run tune3-of 100 opticalflow:early-exit --budget 60 --runs 5
+    for m in untuned tuned; do
+      f=; [ $m = untuned ] && f=--no-tuned
+      run tune3-scan-$m scan:nv-reread,scan:nv-vload,scan:nv-wide $f --runs 10
+      run tune3-blur10-$m blur:fused-ring --sigma 10 $f --runs 10
+      run tune3-cloth-$m cloth:merged,cloth:fma --grid 1024x1024 $f --runs 10
+      run tune3-of-$m opticalflow:unorm16,opticalflow:early-exit $f --runs 10
+    done ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
