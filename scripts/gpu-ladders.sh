@@ -387,6 +387,11 @@ PYEOF
       run tune2-cloth-$m cloth:merged,cloth:fma --grid 1024x1024 $f --runs 10
       RUN_TIMEOUT=100 run tune2-of1080-$m opticalflow:best --size 1920x1080 $f --runs 5
     done ;;
+  of-real) # issue 19: the real pair (scripts/real-pair.sh DIR, carried in OF_PAIR, default .gpu/pair), every
+    # rung, its flow drawn (flow-basketball.png)
+    pr=${OF_PAIR:-.gpu/pair}
+    run of-basketball opticalflow --input "$pr/basketball1.png,$pr/basketball2.png" \
+      --output "$out/flow-basketball.png" --runs 10 ;;
   tune-goal3) # issue 20's goal in one job, as tune-goal2 but opticalflow's fastest rung (early-exit) at its
     # default 640x480 (its search in s13c: 1.16x) instead of best at 1080p
     tune_run tune3-scan 100 scan:nv-vload --space 'wg=128,256,512;items=8,16,32' --budget 50 --runs 5
