@@ -519,7 +519,7 @@ static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_
 
 /* The verified flow (s->got, s->got_st) into s->saved as a colour wheel, 3 bytes a pixel: the hue its
  * direction (right red, down yellow-green, left cyan, up violet: HSV hue = the angle of (dx, dy), y down),
- * the saturation its length over the 99th percentile of the tracked flows' lengths (s->saved_scale, within
+ * the saturation its length over the 95th percentile of the tracked flows' lengths (s->saved_scale, within
  * 1/1024 of the longest; longer ones saturate; white: no motion), full value; invalid and lost points black,
  * and sparse every pixel that is no point. */
 static void of_draw_flow(of_state *s)
@@ -531,7 +531,7 @@ static void of_draw_flow(of_state *s)
     for (size_t i = 0; i < np && top > 0; i++)
         if (s->got_st[i] == OF_TRACKED)
             hist[(size_t)(hypot(s->got[2 * i], s->got[2 * i + 1]) / top * 1024)]++;
-    for (size_t seen = 0; b < 1024 && (seen += hist[b]) < tracked - tracked / 100; b++)
+    for (size_t seen = 0; b < 1024 && (seen += hist[b]) < tracked - tracked / 20; b++)
         ;
     top *= (double)(b + 1) / 1024;
     s->saved_scale = top;
@@ -580,7 +580,7 @@ static cg_status of_save_output(cg_ctx *ctx, void *state, const char *path)
     if (st == CG_OK)
         CG_INFO(
             "opticalflow: %s: the flow as a colour wheel (hue: direction, right red; white: still; full "
-            "colour at %.3g px, the 99th percentile of the tracked flows' lengths; black: invalid, lost%s)",
+            "colour at %.3g px, the 95th percentile of the tracked flows' lengths; black: invalid, lost%s)",
             path, s->saved_scale, s->np ? " or no point" : "");
     return st;
 }
