@@ -48,9 +48,11 @@ out:
     return st;
 }
 
-/* Times kernel `name` of p with args (a, b[, n]); keeps the best time over calls in *best. */
-static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
-                          size_t gsz, double *best, int *runs)
+/* Times kernel `name` of p with args (a, b[, n]) over gsz work-items in groups of lsz (0: cg_peak_local's
+ * pick); keeps the best time over calls in *best. A group larger than the kernel takes, or one that does not
+ * divide gsz, is skipped (nothing timed). */
+static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
+                          size_t gsz, size_t lsz, double *best, int *runs)
 {
     cg_status st = CG_OK;
     cl_kernel k = NULL;
@@ -64,12 +66,24 @@ static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem
     else
         CG_TRY(clSetKernelArg(k, 1, sizeof v, &v));
     if (n) CG_TRY(clSetKernelArg(k, 2, sizeof n, &n));
-    if ((st = cg_peak_time_kernel(e, k, gsz, cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
+    if (lsz) {
+        size_t kmax = 0;
+        CG_TRY(clGetKernelWorkGroupInfo(k, e->ctx->dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                                        NULL));
+        if (lsz > kmax || gsz % lsz) goto out;
+    }
+    if ((st = cg_peak_time_kernel(e, k, gsz, lsz ? lsz : cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
     if (*best == 0 || t < *best) *best = t;
     *runs += r;
 out:
     if (k) clReleaseKernel(k);
     return st;
+}
+
+static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
+                          size_t gsz, double *best, int *runs)
+{
+    return time_lsz(e, p, name, a, b, n, gsz, 0, best, runs);
 }
 
 static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b, size_t bytes)
@@ -93,6 +107,11 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
             st = time_one(e, p, "read_pass", a, b, n, n / 16, &best, &runs);
         if (st == CG_OK && is_gpu(e) && n % 4096 == 0) /* the same, each group one contiguous block */
             st = time_one(e, p, "read_block", a, b, n, n / 16, &best, &runs);
+        size_t big = e->ctx->dev->max_wg; /* and in groups of the device's largest, as clpeak launches them */
+        if (st == CG_OK && is_gpu(e) && big > 256 && n % (16 * big) == 0) {
+            st = time_lsz(e, p, "read_pass", a, b, n, n / 16, big, &best, &runs);
+            if (st == CG_OK) st = time_lsz(e, p, "read_block", a, b, n, n / 16, big, &best, &runs);
+        }
         if (st == CG_OK && !is_gpu(e))
             st = time_one(e, p, "read_chunked", a, b, n, read_items(e, n), &best, &runs);
     } else if (kind == BW_WRITE) {
