@@ -73,6 +73,8 @@ static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem
         if (lsz > kmax || gsz % lsz) goto out;
     }
     if ((st = cg_peak_time_kernel(e, k, gsz, lsz ? lsz : cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
+    CG_DEBUG("peak: %s over %zu work-items, groups of %zu: %.2f us", name, gsz,
+             lsz ? lsz : cg_peak_local(e, gsz), t * 1e6);
     if (*best == 0 || t < *best) *best = t;
     *runs += r;
 out:
@@ -111,6 +113,13 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
         if (st == CG_OK && is_gpu(e) && big > 256 && n % (16 * big) == 0) {
             st = time_lsz(e, p, "read_pass", a, b, n, n / 16, big, &best, &runs);
             if (st == CG_OK) st = time_lsz(e, p, "read_block", a, b, n, n / 16, big, &best, &runs);
+        }
+        /* both once more with clpeak's plain pointer (no const restrict: no read-only path), both group sizes
+         */
+        for (size_t l = 0; st == CG_OK && is_gpu(e) && n % 4096 == 0 && l <= big; l = l ? 2 * big : big) {
+            st = time_lsz(e, p, "read_pass_plain", a, b, n, n / 16, l, &best, &runs);
+            if (st == CG_OK && (l == 0 || n % (16 * l) == 0))
+                st = time_lsz(e, p, "read_block_plain", a, b, n, n / 16, l, &best, &runs);
         }
         if (st == CG_OK && !is_gpu(e))
             st = time_one(e, p, "read_chunked", a, b, n, read_items(e, n), &best, &runs);

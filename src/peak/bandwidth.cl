@@ -86,6 +86,30 @@ __kernel void read_block(__global const VT *restrict in, __global float *restric
     (void)n;
 }
 
+/* read_pass and read_block as clpeak declares its kernels: a plain pointer (neither const nor restrict), so that
+ * the compiler may not route the loads through a read-only data path; the same loads otherwise. */
+__kernel void read_pass_plain(__global VT *in, __global float *out, uint n)
+{
+    uint g = get_global_size(0), i = get_global_id(0);
+    VT s = in[i];
+#pragma unroll
+    for (uint u = 1; u < UNR; u++)
+        s += in[i + u * g];
+    out[i] = HSUM(s);
+    (void)n;
+}
+
+__kernel void read_block_plain(__global VT *in, __global float *out, uint n)
+{
+    uint l = get_local_size(0), i = get_group_id(0) * l * UNR + get_local_id(0);
+    VT s = in[i];
+#pragma unroll
+    for (uint u = 1; u < UNR; u++)
+        s += in[i + u * l];
+    out[get_global_id(0)] = HSUM(s);
+    (void)n;
+}
+
 /* The CPU's layout: each work-item sums one contiguous run (a CPU runs a group's items one after another on
  * one core, so contiguous runs stream through its prefetchers). */
 __kernel void read_chunked(__global const VT *restrict in, __global float *restrict out, uint n)
