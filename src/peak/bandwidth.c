@@ -70,7 +70,11 @@ static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem
         size_t kmax = 0;
         CG_TRY(clGetKernelWorkGroupInfo(k, e->ctx->dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
                                         NULL));
-        if (lsz > kmax || gsz % lsz) goto out;
+        if (lsz > kmax || gsz % lsz) {
+            CG_DEBUG("peak: %s in groups of %zu skipped: the kernel takes %zu, the grid is %zu", name, lsz,
+                     kmax, gsz);
+            goto out;
+        }
     }
     if ((st = cg_peak_time_kernel(e, k, gsz, lsz ? lsz : cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
     CG_DEBUG("peak: %s over %zu work-items, groups of %zu: %.2f us", name, gsz,
@@ -86,6 +90,35 @@ static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem
                           size_t gsz, double *best, int *runs)
 {
     return time_lsz(e, p, name, a, b, n, gsz, 0, best, runs);
+}
+
+/* The one-pass layouts on a GPU (clpeak's): n / UNR work-items read UNR elements each, a grid apart
+ * (read_pass) or each group one contiguous block (read_block), in groups of 256 and of the device's largest
+ * (clpeak launches its largest), with const restrict pointers and with clpeak's plain ones; UNR 16 (clpeak's
+ * count) and 4 (16 float16 loads in flight are 1 KiB of registers a work-item: on the H200 the 16-load pass
+ * took 1.87 ms against read_grid's 0.52 at float16). The best time of all into *best. */
+static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, cl_mem a, cl_mem b, cl_uint n,
+                                  double *best, int *runs)
+{
+    cg_status st = CG_OK;
+    static const int unrs[] = {16, 4};
+    size_t big = e->ctx->dev->max_wg;
+    for (size_t u = 0; u < sizeof unrs / sizeof unrs[0] && st == CG_OK; u++) {
+        cl_program p = NULL;
+        char opts[64];
+        cl_uint unr = (cl_uint)unrs[u];
+        snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u", variant, vw, unr);
+        if (n % (unr * 256) || (st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) continue;
+        const size_t groups[2] = {0, big > 256 && n % (unr * big) == 0 ? big : 0};
+        for (int g = 0; g < 2 && st == CG_OK; g++) {
+            if (g && !groups[g]) break;
+            const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
+            for (int k = 0; k < 4 && st == CG_OK; k++)
+                st = time_lsz(e, p, names[k], a, b, n, n / unr, groups[g], best, runs);
+        }
+        clReleaseProgram(p);
+    }
+    return st;
 }
 
 static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b, size_t bytes)
@@ -105,22 +138,7 @@ static cg_status one_width(cg_peak_env *e, int kind, int vw, cl_mem a, cl_mem b,
         st = time_one(e, p, "read_grid", a, b, n, read_items(e, n), &best, &runs);
         if (st == CG_OK && is_gpu(e)) /* a 4x larger grid: more loads in flight where registers allow */
             st = time_one(e, p, "read_grid", a, b, n, 4 * read_items(e, n / 4), &best, &runs);
-        if (st == CG_OK && is_gpu(e) && n % 16 == 0) /* one pass, n / 16 work-items */
-            st = time_one(e, p, "read_pass", a, b, n, n / 16, &best, &runs);
-        if (st == CG_OK && is_gpu(e) && n % 4096 == 0) /* the same, each group one contiguous block */
-            st = time_one(e, p, "read_block", a, b, n, n / 16, &best, &runs);
-        size_t big = e->ctx->dev->max_wg; /* and in groups of the device's largest, as clpeak launches them */
-        if (st == CG_OK && is_gpu(e) && big > 256 && n % (16 * big) == 0) {
-            st = time_lsz(e, p, "read_pass", a, b, n, n / 16, big, &best, &runs);
-            if (st == CG_OK) st = time_lsz(e, p, "read_block", a, b, n, n / 16, big, &best, &runs);
-        }
-        /* both once more with clpeak's plain pointer (no const restrict: no read-only path), both group sizes
-         */
-        for (size_t l = 0; st == CG_OK && is_gpu(e) && n % 4096 == 0 && l <= big; l = l ? 2 * big : big) {
-            st = time_lsz(e, p, "read_pass_plain", a, b, n, n / 16, l, &best, &runs);
-            if (st == CG_OK && (l == 0 || n % (16 * l) == 0))
-                st = time_lsz(e, p, "read_block_plain", a, b, n, n / 16, l, &best, &runs);
-        }
+        if (st == CG_OK && is_gpu(e)) st = one_pass_layouts(e, variant, vw, a, b, n, &best, &runs);
         if (st == CG_OK && !is_gpu(e))
             st = time_one(e, p, "read_chunked", a, b, n, read_items(e, n), &best, &runs);
     } else if (kind == BW_WRITE) {
