@@ -94,8 +94,7 @@ static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem
 
 /* The one-pass layouts on a GPU (clpeak's): n / UNR work-items read UNR elements each, a grid apart
  * (read_pass) or each group one contiguous block (read_block), in groups of 256 and of the device's largest
- * (clpeak launches its largest), with const restrict pointers and with clpeak's plain ones, and compiled for
- * the largest group (read_*_big: the kernels above took only 256 on the H200); UNR 16 (clpeak's
+ * (clpeak launches its largest), with const restrict pointers and with clpeak's plain ones; UNR 16 (clpeak's
  * count) and 4 (16 float16 loads in flight are 1 KiB of registers a work-item: on the H200 the 16-load pass
  * took 1.87 ms against read_grid's 0.52 at float16). The best time of all into *best. */
 static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, cl_mem a, cl_mem b, cl_uint n,
@@ -108,21 +107,15 @@ static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, c
         cl_program p = NULL;
         char opts[64];
         cl_uint unr = (cl_uint)unrs[u];
-        size_t lbig = big > 256 && n % (unr * big) == 0 ? big : 0;
-        if (lbig)
-            snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u -DLBIG=%zu", variant, vw, unr, lbig);
-        else
-            snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u", variant, vw, unr);
+        snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u", variant, vw, unr);
         if (n % (unr * 256) || (st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) continue;
-        const size_t groups[2] = {0, lbig};
+        const size_t groups[2] = {0, big > 256 && n % (unr * big) == 0 ? big : 0};
         for (int g = 0; g < 2 && st == CG_OK; g++) {
             if (g && !groups[g]) break;
             const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
             for (int k = 0; k < 4 && st == CG_OK; k++)
                 st = time_lsz(e, p, names[k], a, b, n, n / unr, groups[g], best, runs);
         }
-        if (lbig && st == CG_OK) st = time_lsz(e, p, "read_pass_big", a, b, n, n / unr, lbig, best, runs);
-        if (lbig && st == CG_OK) st = time_lsz(e, p, "read_block_big", a, b, n, n / unr, lbig, best, runs);
         clReleaseProgram(p);
     }
     return st;

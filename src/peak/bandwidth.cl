@@ -14,9 +14,8 @@
 #elif VW == 8
 #define HSUM(x) ((x).s0 + (x).s1 + (x).s2 + (x).s3 + (x).s4 + (x).s5 + (x).s6 + (x).s7)
 #else
-#define HSUM(x)                                                                                              \
-    ((x).s0 + (x).s1 + (x).s2 + (x).s3 + (x).s4 + (x).s5 + (x).s6 + (x).s7 + (x).s8 + (x).s9 + (x).sa +      \
-     (x).sb + (x).sc + (x).sd + (x).se + (x).sf)
+#define HSUM(x) ((x).s0 + (x).s1 + (x).s2 + (x).s3 + (x).s4 + (x).s5 + (x).s6 + (x).s7 + (x).s8 + (x).s9 + \
+                 (x).sa + (x).sb + (x).sc + (x).sd + (x).se + (x).sf)
 #endif
 
 static uint hash32(uint x)
@@ -87,8 +86,8 @@ __kernel void read_block(__global const VT *restrict in, __global float *restric
     (void)n;
 }
 
-/* read_pass and read_block as clpeak declares its kernels: a plain pointer (neither const nor restrict), so
- * that the compiler may not route the loads through a read-only data path; the same loads otherwise. */
+/* read_pass and read_block as clpeak declares its kernels: a plain pointer (neither const nor restrict), so that
+ * the compiler may not route the loads through a read-only data path; the same loads otherwise. */
 __kernel void read_pass_plain(__global VT *in, __global float *out, uint n)
 {
     uint g = get_global_size(0), i = get_global_id(0);
@@ -110,33 +109,6 @@ __kernel void read_block_plain(__global VT *in, __global float *out, uint n)
     out[get_global_id(0)] = HSUM(s);
     (void)n;
 }
-
-/* read_pass_plain and read_block_plain compiled for groups of exactly LBIG work-items (-DLBIG, the device's
- * largest group; reqd_work_group_size): the compiler must then fit LBIG work-items' registers in a CU, as
- * clpeak's kernels do when it launches them in its largest groups. */
-#ifdef LBIG
-__kernel __attribute__((reqd_work_group_size(LBIG, 1, 1))) void read_pass_big(__global VT *in,
-                                                                              __global float *out, uint n)
-{
-    uint g = get_global_size(0), i = get_global_id(0);
-    VT s = in[i];
-    for (uint u = 1; u < UNR; u++)
-        s += in[i + u * g];
-    out[i] = HSUM(s);
-    (void)n;
-}
-
-__kernel __attribute__((reqd_work_group_size(LBIG, 1, 1))) void read_block_big(__global VT *in,
-                                                                               __global float *out, uint n)
-{
-    uint i = get_group_id(0) * LBIG * UNR + get_local_id(0);
-    VT s = in[i];
-    for (uint u = 1; u < UNR; u++)
-        s += in[i + u * LBIG];
-    out[get_global_id(0)] = HSUM(s);
-    (void)n;
-}
-#endif
 
 /* The CPU's layout: each work-item sums one contiguous run (a CPU runs a group's items one after another on
  * one core, so contiguous runs stream through its prefetchers). */
