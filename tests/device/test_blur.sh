@@ -17,7 +17,7 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    fused-ring rgV-blocks rgH-blocks recursive-blocks"
+    fused-ring cpu-ring rgV-blocks rgH-blocks recursive-blocks"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
@@ -135,6 +135,35 @@ for check in random exact; do
     done
 done
 
+# 1c''. cpu-ring (8 columns a work-item, 256-row strips): widths of every residue of 8 (17, 42, 51, 60, 37, 70,
+#      31, 64) with work-items whose taps all lie inside (vector loads) and border ones, a picture narrower than
+#      one work-item's taps (every work-item a border one), heights leaving last strips of 1, 0, 7 and 44 rows
+#      (257, 256, 263, 300), at sigma 2, 10 and 32, random and exact; then broken: the ring read one row late,
+#      the border lanes' columns clamped one off, the last partial vector's lanes dropped.
+for check in random exact; do
+    for case in 17x257,42x256,51x263,60x300,37x44,70x9,31x1,64x3:2 300x257,45x263:10 203x300:32; do
+        size=${case%%:*} sigma=${case##*:}
+        "$BIN" run blur:cpu-ring --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+            >"$TESTTMP/blur_case.out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" || ! grep -q "cpu-ring *OK" "$TESTTMP/blur_case.out"; then
+            cat "$TESTTMP/blur_case.out"
+            fail "run blur:cpu-ring --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
+        fi
+    done
+done
+if ! sanitizer_pass; then
+for c in "late:        int q = (y - y0) % T; /* row y - R's entry */|        int q = (y - y0 + 1) % T;" \
+    "lane:                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],|                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 2, w)], row[clampi(c + 2, w)]," \
+    "tail:            for (int c = 0; c < 8 && x0 + c < w; c++)|            for (int c = 0; c < 4 && x0 + c < w; c++)"; do
+    name=${c%%:*} pair=${c#*:}
+    python3 -c 'import sys; a, b = sys.argv[1].split("|"); print(repr([(a, b)]))' "$pair" >"$TESTTMP/blur_cr.list"
+    make_wrong blur.cl "$TESTTMP/blur_cr_$name" <"$TESTTMP/blur_cr.list"
+    expect_wrong "cpu-ring broken ($name)" -- "$BIN" run blur:cpu-ring --kernel-dir "$TESTTMP/blur_cr_$name" \
+        --no-cache --size 61x70 --sigma 5 --runs 1 --warmup 0
+done
+fi
+
 # 1d. The Deriche rungs and the 16x16 skewed transposes (transposeLS) at sizes of other residues (0, 1, 2, 3,
 #     5, 13, 15 of 16; 16, 17, 18 of 32 too) over the sigma range (1 and 1b run them with every other rung),
 #     against the double Deriche recursion within its bound (blur_bound_dr.c) and the sampled Gaussian within
@@ -236,9 +265,9 @@ CLGAUGE_LOCAL_MEM_CAP=24000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --wa
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 24000 B" \
-        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 17 ]; then
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 18 ]; then
     cat "$TESTTMP/blur_cap.out"
-    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 17 rungs OK"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 18 rungs OK"
 fi
 CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"

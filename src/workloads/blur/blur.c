@@ -58,6 +58,8 @@ static const cg_rung rungs[] = {
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
     {"fused-ring", "vs fused: a group walks a strip (128 rows, 512 on a CPU), column sums in registers: rows filtered once",
      "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 0, 0}},
+    {"cpu-ring", "vs fused-ring: a CPU's layout: 8 columns a work-item, a ring of filtered rows in L1, no sums held",
+     "blur_cpu_ring", "-DCPUR", 0, 0, {A_CPU, 1, 1, 256}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
@@ -83,6 +85,9 @@ static const cg_tspace spaces[] = {
       {"cx", P_WGY, CG_TR_OTHER, 5, {0, 1, 2, 4, 8}},
       {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
+    {"cpu-ring", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {1, 4, 16, 64}},
+      {"py", P_PY, CG_TR_OTHER, 4, {64, 128, 256, 512}}}},
     {"sep-local", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
@@ -108,6 +113,7 @@ static const struct {
     [A_RG_HT] = {REF_RG, REF_GAUSS},
     [A_FUSED] = {REF_CONV, -1},
     [A_RING] = {REF_CONV, -1},
+    [A_CPU] = {REF_CONV, -1},
     [A_RGB_V] = {REF_RG_V, REF_GAUSS_V},
     [A_RGB_H] = {REF_RG_H, REF_GAUSS_H},
     [A_RGB] = {REF_RG, REF_GAUSS},
@@ -354,9 +360,9 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
         [A_RGB_V] = 14, [A_RGB_H] = 14,   [A_RGB] = 28,    [A_DR_H] = 33,  [A_DR_V] = 33,
         [A_DR] = 66,    [A_DR_VT16] = 66, [A_RG_VT16] = 28};
     int a = r->p[P_ALGO];
-    double f = a == A_CONV2D                                                     ? 2 * t * t
-               : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED || a == A_RING) ? 4 * t
-                                                                                 : rec[a];
+    double f = a == A_CONV2D                                                                   ? 2 * t * t
+               : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED || a == A_RING || a == A_CPU) ? 4 * t
+                                                                                               : rec[a];
     bool half = a == A_RG_H || a == A_RG_V || a == A_RGB_H || a == A_RGB_V || a == A_DR_H || a == A_DR_V;
     m->bytes = px * 8.0;
     m->flops = px * f;
@@ -399,6 +405,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "wgx=%d: not a multiple of 4 (the row pass makes 4 adjacent outputs per work-item)", wx);
     else if (a == A_FUSED && (py < 1 || py > 32))
         snprintf(why, len, "py=%d: 1 to 32 rows per work-item (its accumulators are registers)", py);
+    else if (a == A_CPU && (wx < 1 || wx > 1024 || py < 1 || py > 65536))
+        snprintf(why, len, "wgx=%d,py=%d: 1 to 1024 work-items a group, 1 to 65536 rows a strip", wx, py);
     else if (a == A_RING && (wx < 1 || wx > 1024))
         snprintf(why, len, "wgx=%d: 1 to 1024 work-items (-DWGX sizes the local rows; no NULL)", wx);
     else if (a == A_RING && wy != 0 && wy != 1 && wy != 2 && wy != 4 && wy != 8)

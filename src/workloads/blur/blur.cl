@@ -291,6 +291,61 @@ blur_ring(__global const float *in, __global float *out, int w, int h, __constan
 }
 #endif /* RING */
 
+#ifdef CPUR /* only in cpu-ring's build: 2T float8 of private memory a work-item */
+/* ---- cpu-ring: both passes in one kernel, a CPU's layout -----------------------------------------------
+ * A work-item owns 8 adjacent output columns (one float8: AVX's width) of a strip of PY output rows and walks
+ * down the strip's PY + 2R input rows once: each row's 8 columns are filtered across (T taps, T vloads of 8
+ * from the input row: L1 hits on a CPU) into a ring of the last T filtered rows in private memory, kept twice
+ * (entries p and p + T) so that the T rows under an output are T consecutive entries; each output row is then
+ * one T-tap dot product down the ring. Nothing is summed in advance: fused-ring holds 2R running sums per
+ * column, which overflow a CPU's 16 vector registers into the stack; here the ring is plain loads from L1. */
+__kernel void blur_cpu_ring(__global const float *in, __global float *out, int w, int h, __constant float *g)
+{
+    int x0 = get_global_id(0) * 8, y0 = get_global_id(1) * PY;
+    if (x0 >= w || y0 >= h) return;
+    int ye = min(y0 + PY, h);
+    bool inner = x0 - R >= 0 && x0 + 7 + R < w; /* every tap of the 8 columns inside the row: vector loads */
+    float gk[T];
+    float8 ring[2 * T];
+    for (int k = 0; k < T; k++)
+        gk[k] = g[k];
+    for (int u = y0 - R; u < ye + R; u++) {
+        __global const float *row = in + clampi(u, h) * w;
+        float8 s = 0.0f;
+        if (inner) {
+            for (int k = 0; k < T; k++)
+                s += gk[k] * vload8(0, row + x0 - R + k);
+        } else {
+            for (int k = 0; k < T; k++) {
+                int c = x0 - R + k;
+                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],
+                                    row[clampi(c + 3, w)], row[clampi(c + 4, w)], row[clampi(c + 5, w)],
+                                    row[clampi(c + 6, w)], row[clampi(c + 7, w)]);
+                s += gk[k] * v;
+            }
+        }
+        int p = (u - y0 + R) % T;
+        ring[p] = s;
+        ring[p + T] = s;
+        int y = u - R; /* the output row whose window (y - R .. y + R) ends at row u */
+        if (y < y0) continue;
+        int q = (y - y0) % T; /* row y - R's entry */
+        float8 o = 0.0f;
+        for (int k = 0; k < T; k++)
+            o += gk[k] * ring[q + k];
+        __global float *dst = out + y * w + x0;
+        if (x0 + 8 <= w) {
+            vstore8(o, 0, dst);
+        } else {
+            float v[8];
+            vstore8(o, 0, v);
+            for (int c = 0; c < 8 && x0 + c < w; c++)
+                dst[c] = v[c];
+        }
+    }
+}
+#endif /* CPUR */
+
 /* ---- the recursive Gaussian (Young-van Vliet): 4 MADs per pixel and pass, whatever sigma ---------------
  * One work-item filters one line of n samples `stride` apart: a causal pass into out, started at the steady
  * state of the first sample (exact for a picture extended by its edge pixel), then an anti-causal pass over

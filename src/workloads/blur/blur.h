@@ -62,6 +62,7 @@ enum {
     A_DR_VT16,
     A_RG_VT16, /* recursive-vt with the guide's 16x16 skewed transposes (transposeLS) */
     A_RING,    /* fused with the column sums in registers (fused-ring) */
+    A_CPU,     /* a CPU's layout: a ring of row-filtered rows in private memory, 8 columns a work-item */
     A_COUNT
 };
 /* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise,

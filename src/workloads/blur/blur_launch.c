@@ -14,6 +14,7 @@ typedef enum {
     S_PIXEL,
     S_FUSED,
     S_RING,
+    S_CPU,
     S_LINE_H,
     S_LINE_W,
     S_TRANSPOSE,
@@ -53,6 +54,7 @@ static const step plans[A_COUNT][MAX_STEPS] = {
                  {"blur_transpose", B_TMP, B_OUT, 1, S_TRANSPOSE, X_NONE}},
     [A_FUSED] = {{"blur_fused", B_IN, B_OUT, 0, S_FUSED, X_G}},
     [A_RING] = {{"blur_ring", B_IN, B_OUT, 0, S_RING, X_G}},
+    [A_CPU] = {{"blur_cpu_ring", B_IN, B_OUT, 0, S_CPU, X_G}},
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                  {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
@@ -133,6 +135,11 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
         l->local[1] = 1;
         l->global[0] = (w + cols - 1) / cols * wx;
         l->global[1] = (h + rows - 1) / rows;
+    } else if (sh == S_CPU) { /* a WGX x 1 group of work-items, each 8 columns of a PY-row strip */
+        l->local[0] = wx;
+        l->local[1] = 1;
+        l->global[0] = round_up((w + 7) / 8, wx);
+        l->global[1] = (h + py - 1) / py;
     } else if (sh == S_PIXEL || sh == S_FUSED) {
         l->local[0] = wx;
         l->local[1] = wy;

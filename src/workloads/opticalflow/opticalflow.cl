@@ -200,7 +200,7 @@ void store(__global float2 *flow, __global uchar *status, int k, int x, int y, i
     int pid = get_global_id(0);                                                                              \
     if (pid >= np) return;                                                                                   \
     int x = pts[pid].x >> lvl, y = pts[pid].y >> lvl
-#define GUESS()         (coff < 0 ? (float2)(0.0f, 0.0f) : 2.0f * flow[(lvl + 1) * np + pid])
+#define GUESS() (coff < 0 ? (float2)(0.0f, 0.0f) : 2.0f * flow[(lvl + 1) * np + pid])
 #define STORE(valid, d) store(flow + lvl * np, status, pid, x, y, w, h, fine, valid, d)
 #else
 #define SOLVE_ARGS DENSE_ARGS
@@ -363,7 +363,7 @@ __kernel void of_solve_img(__global const float *pi, __read_only image2d_t jimg,
                 for (int i = -R; i <= R; i++) {                                                              \
                     int xx = clamp(x + i, 0, w - 1);                                                         \
                     float4 d = D[yy * w + xx];                                                               \
-                    float e = d.x - (JS)*read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;             \
+                    float e = d.x - (JS) * read_imagef(jimg, lin, (float2)(xx + p.x, yy + p.y)).x;           \
                     bx += e * d.y;                                                                           \
                     by += e * d.z;                                                                           \
                 }                                                                                            \
