@@ -122,36 +122,35 @@ done
 #     of 1, 0 (whole), 7 and 44 rows for both), 32-row loads (a strip's rows + 2R rounded up to 32),
 #     128-column groups (4 columns a work-item on a CPU up to radius 24) with every kind of last group, at
 #     sigma 2, 10 (1 column) and 32 (1 column, 8-row loads); cx 1, 2 and 8 in test_tune_spaces_c.
-for check in random exact; do
-    for case in 130x1025,66x1024,3x519,65x556:2 130x1025,66x1024:10 67x556:32; do
-        size=${case%%:*} sigma=${case##*:}
-        "$BIN" run blur:fused-ring --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
-            >"$TESTTMP/blur_case.out" 2>&1
-        rc=$?
-        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" || ! grep -q "fused-ring *OK" "$TESTTMP/blur_case.out"; then
-            cat "$TESTTMP/blur_case.out"
-            fail "run blur:fused-ring --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
-        fi
+# strips RUNG CASES...: RUNG at each case SIZE,SIZE,...:SIGMA, --check random and exact, every row OK.
+strips() {
+    local rung=$1 check case size sigma rc sizes
+    shift
+    for check in random exact; do
+        for case in "$@"; do
+            IFS=, read -ra sizes <<<"${case%%:*}"
+            sigma=${case##*:}
+            for size in "${sizes[@]}"; do
+                "$BIN" run "blur:$rung" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+                    >"$TESTTMP/blur_case.out" 2>&1
+                rc=$?
+                if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" ||
+                    ! grep -q "$rung *OK" "$TESTTMP/blur_case.out"; then
+                    cat "$TESTTMP/blur_case.out"
+                    fail "run blur:$rung --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
+                fi
+            done
+        done
     done
-done
+}
+strips fused-ring 130x1025,66x1024,3x519,65x556:2 130x1025,66x1024:10 67x556:32
 
 # 1c''. cpu-ring (8 columns a work-item, 256-row strips): widths of every residue of 8 (17, 42, 51, 60, 37, 70,
 #      31, 64) with work-items whose taps all lie inside (vector loads) and border ones, a picture narrower than
 #      one work-item's taps (every work-item a border one), heights leaving last strips of 1, 0, 7 and 44 rows
 #      (257, 256, 263, 300), at sigma 2, 10 and 32, random and exact; then broken: the ring read one row late,
 #      the border lanes' columns clamped one off, the last partial vector's lanes dropped.
-for check in random exact; do
-    for case in 17x257,42x256,51x263,60x300,37x44,70x9,31x1,64x3:2 300x257,45x263:10 203x300:32; do
-        size=${case%%:*} sigma=${case##*:}
-        "$BIN" run blur:cpu-ring --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
-            >"$TESTTMP/blur_case.out" 2>&1
-        rc=$?
-        if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" || ! grep -q "cpu-ring *OK" "$TESTTMP/blur_case.out"; then
-            cat "$TESTTMP/blur_case.out"
-            fail "run blur:cpu-ring --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
-        fi
-    done
-done
+strips cpu-ring 17x257,42x256,51x263,60x300,37x44,70x9,31x1,64x3:2 300x257,45x263:10 203x300:32
 if ! sanitizer_pass; then
 for c in "late:        int q = (y - y0) % T; /* row y - R's entry */|        int q = (y - y0 + 1) % T;" \
     "lane:                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],|                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 2, w)], row[clampi(c + 2, w)]," \
