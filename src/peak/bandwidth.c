@@ -76,9 +76,9 @@ static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem
             goto out;
         }
     }
-    if ((st = cg_peak_time_kernel(e, k, gsz, lsz ? lsz : cg_peak_local(e, gsz), &t, &r)) != CG_OK) goto out;
-    CG_DEBUG("peak: %s over %zu work-items, groups of %zu: %.2f us", name, gsz,
-             lsz ? lsz : cg_peak_local(e, gsz), t * 1e6);
+    if (!lsz) lsz = cg_peak_local(e, gsz);
+    if ((st = cg_peak_time_kernel(e, k, gsz, lsz, &t, &r)) != CG_OK) goto out;
+    CG_DEBUG("peak: %s over %zu work-items, groups of %zu: %.2f us", name, gsz, lsz, t * 1e6);
     if (*best == 0 || t < *best) *best = t;
     *runs += r;
 out:

@@ -80,9 +80,9 @@ static bool compare_flow(of_state *s, bool texture, double jq, double eps, const
         double step = f.eta, ftol = tolerance(s, texture, jq, &f) - 2 * f.eta;
         /* early-exit: a point it stopped at, where its step was below eps: the reference's step from there is
          * within the step's error bound (ftol) of it, samples off the level or not (both clamp alike) */
-        bool stop = eps > 0 && step <= ftol + eps;
-        if (f.status != OF_INVALID && ((!f.clamped && step <= ftol) || stop)) {
-            if (!f.clamped && step <= ftol)
+        bool fixed = !f.clamped && step <= ftol, stop = eps > 0 && step <= ftol + eps;
+        if (f.status != OF_INVALID && (fixed || stop)) {
+            if (fixed)
                 s->fixed++;
             else
                 s->stopped++;

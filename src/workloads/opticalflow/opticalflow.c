@@ -400,9 +400,10 @@ static cg_status of_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, char 
     s->ref_st = malloc(np);
     s->got = malloc(2 * nflow * sizeof *s->got);
     s->got_st = malloc(np);
-    s->saved = malloc(3 * s->n);
-    CG_FAIL_IF(!s->lref || !s->ref_flow || !s->ref_st || !s->got || !s->got_st || !s->saved, CG_E_RUNTIME,
-               "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w, s->h);
+    if (o->output) s->saved = malloc(3 * s->n); /* only --output draws the flow */
+    CG_FAIL_IF(!s->lref || !s->ref_flow || !s->ref_st || !s->got || !s->got_st || (o->output && !s->saved),
+               CG_E_RUNTIME, "opticalflow: out of host memory for a %zux%zu pair: use a smaller --size", s->w,
+               s->h);
     st = o->input ? read_frames(o, s) : of_synthesize(s, o->seed);
     if (st == CG_OK) st = of_points_make(s, o->seed);
     if (st == CG_OK) st = of_reference(s);
@@ -478,16 +479,15 @@ static bool of_unsupported(const void *state, const cg_rung *r, char *why, size_
 {
     const of_state *s = state;
     int wx = r->p[P_WGX], wy = r->p[P_WGY];
-    if (r->p[P_PLAN] == PLAN_HALF && s->jimgh[0] && !half_probe_ok(s)) {
-        snprintf(why, len, "%s", s->probe->why);
-        return true;
-    }
     if ((r->p[P_PLAN] == PLAN_U16 || r->p[P_PLAN] == PLAN_EXIT) && !s->jimg16[0]) {
         snprintf(why, len, "%s", s->u16_why[0] ? s->u16_why : "no unorm16 images were made");
         return true;
     }
-    if (r->p[P_PLAN] == PLAN_HALF && !s->jimgh[0]) {
-        snprintf(why, len, "%s", s->half_why[0] ? s->half_why : "no half images were made");
+    if (r->p[P_PLAN] == PLAN_HALF && (!s->jimgh[0] || !half_probe_ok(s))) {
+        snprintf(why, len, "%s",
+                 s->jimgh[0]      ? s->probe->why
+                 : s->half_why[0] ? s->half_why
+                                  : "no half images were made");
         return true;
     }
     size_t wg = wx > 0 && wy > 0 ? (size_t)wx * (size_t)wy : 0;
@@ -562,8 +562,8 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
     s->exit_reported |= of_rung_eps(rs) > 0;
-    of_draw_flow(s);
-    s->have_saved = true;
+    if (s->saved) of_draw_flow(s);
+    s->have_saved = s->saved != NULL;
 out:
     return st;
 }

@@ -98,8 +98,9 @@ typedef struct of_state {
     double last_jq, last_eps;
     cg_check last_check;
     size_t last_compared, last_skipped, last_fixed, last_stopped;
-    uint8_t *saved;     /* the last verified flow as a colour wheel, RGB, for --output (opticalflow.c) */
-    double saved_scale; /* its full colour: the longest tracked flow, px */
+    uint8_t *saved;     /* the last verified flow as a colour wheel, RGB, for --output (opticalflow.c); NULL
+                           without --output: nothing is drawn */
+    double saved_scale; /* its full colour: the 95th percentile of the tracked flows' lengths, px */
     bool have_saved;
     size_t compared, skipped; /* the last check, level 0: flows compared, valid flows not compared */
     size_t fixed;             /* and at every level: flows beyond the tolerance passed as fixed points */
