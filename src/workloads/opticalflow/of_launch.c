@@ -44,7 +44,6 @@ typedef struct of_rung {
     const cg_rung *r;
     img_kind images;
     cl_mem *img; /* the images the rung reads (s->jimg), or NULL */
-    double eps;  /* s->eps: early-exit's stop */
     size_t n;
     step st[MAX_STEPS];
     const char *stage; /* the stage the steps being added belong to */
@@ -66,10 +65,9 @@ double of_rung_jquant(const void *rs)
     return k == IMG_U16 ? OF_U16_QUANTUM : k == IMG_HALF ? OF_HALF_QUANTUM : 0;
 }
 
-double of_rung_eps(const void *rs)
+double of_rung_eps(const of_state *s, const void *rs)
 {
-    const of_rung *q = rs;
-    return q->r->p[P_PLAN] == PLAN_EXIT ? q->eps : 0;
+    return ((const of_rung *)rs)->r->p[P_PLAN] == PLAN_EXIT ? s->eps : 0;
 }
 
 static size_t round_up(size_t x, size_t m)
@@ -269,7 +267,6 @@ cg_status of_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog
     of_rung *q = calloc(1, sizeof *q);
     CG_FAIL_IF(!q, CG_E_RUNTIME, "opticalflow: out of host memory");
     q->r = r;
-    q->eps = s->eps;
     q->images = pl->images;
     q->img = pl->images == IMG_FLOAT  ? s->jimg
              : pl->images == IMG_U16  ? s->jimg16

@@ -558,10 +558,11 @@ static cg_status of_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->flow, CL_TRUE, 0, 2 * nflow * sizeof(float), s->got, 0, NULL,
                                NULL));
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->status, CL_TRUE, 0, np, s->got_st, 0, NULL, NULL));
-    of_check(s, of_rung_uses_images(rs), of_rung_jquant(rs), of_rung_eps(rs), c);
+    double eps = of_rung_eps(s, rs);
+    of_check(s, of_rung_uses_images(rs), of_rung_jquant(rs), eps, c);
     if (!c->ok) goto out;
     of_report(s, of_rung_name(rs));
-    s->exit_reported |= of_rung_eps(rs) > 0;
+    s->exit_reported |= eps > 0;
     if (s->saved) of_draw_flow(s);
     s->have_saved = s->saved != NULL;
 out:

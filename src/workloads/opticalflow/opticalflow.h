@@ -151,7 +151,7 @@ bool of_rung_uses_images(const void *rs);
 /* The bound on the error of the rung's stored J values in grey levels: OF_U16_QUANTUM for unorm16, else 0. */
 double of_rung_jquant(const void *rs);
 /* early-exit's stop in px (s->eps), 0 for every rung that always takes --iterations steps. */
-double of_rung_eps(const void *rs);
+double of_rung_eps(const of_state *s, const void *rs);
 /* Creates s->jimg16 where the device reads and writes CL_R CL_UNORM_INT16 2D images, else sets s->u16_why;
  * and s->jimgh, CL_R CL_HALF_FLOAT, else s->half_why. */
 /* One CL_R image per pyramid level of the given channel type (opticalflow.c). */
