@@ -407,6 +407,17 @@ PYEOF
       run tune3-cloth-$m cloth:merged,cloth:fma --grid 1024x1024 $f --runs 10
       run tune3-of-$m opticalflow:unorm16,opticalflow:early-exit $f --runs 10
     done ;;
+  cloth-once) # issue 17: jacobi-once (each spring once) beside fma, merged-cm (colour-major store) beside
+    # merged, at 1024x1024: own values, then each searched, then tuned, then K = 20
+    C=cloth:fma,cloth:jacobi-once,cloth:merged,cloth:merged-cm
+    run cloth-once $C --grid 1024x1024 --runs 10
+    tune_run tune-cloth-once 120 cloth:jacobi-once --grid 1024x1024 --budget 60 --runs 5
+    tune_run tune-cloth-cm 100 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
+      --budget 50 --runs 5
+    tune_run tune-cloth-merged 100 cloth:merged --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
+      --budget 50 --runs 5
+    run cloth-once-tuned $C --grid 1024x1024 --runs 10
+    run cloth-once-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

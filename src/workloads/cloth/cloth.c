@@ -43,6 +43,10 @@ static const cg_rung rungs[] = {
      "cloth_jacobi", "-DFMA", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"merged-fma", "as merged, its spring arithmetic in fma() as the fma rung's: the same step for Gauss-Seidel",
      "cloth_vertex", "-DFMA", 0, 0, {S_VERTEX, 64, 1, 0}},
+    {"merged-cm", "as merged, particles stored colour by colour: a batch's particles and each of their neighbours are consecutive",
+     "cloth_vertex", "-DCM", 0, 0, {S_VERTEX, 64, 1, 0}},
+    {"jacobi-once", "as fma, each spring computed once, by the particle it starts from, and handed to its other end",
+     CLOTH_ONCE_KERNEL, "-DFMA", 0, 0, {S_JACOBI, 128, 16, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
      "cloth_jtile", "-DJK=1", 0, 2 * 20 * 20 * 16, {S_JACOBI, 16, 16, 0, 0}},
     {"jacobi-k2", "as jacobi-local, 2 iterations per launch on a 4-particle halo: half the launches, halo recomputed",
@@ -61,9 +65,12 @@ static const cg_rung rungs[] = {
 /* clang-format off */
 static const cg_tspace spaces[] = {
     {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
-    {"merged,single,jacobi,best,fma,merged-fma,per-cloth,readback", 2,
+    {"merged,single,jacobi,best,fma,merged-fma,merged-cm,per-cloth,readback", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
+    {"jacobi-once", 2,
+     {{"wgx", P_WGX, CG_TR_WG_X, 4, {32, 64, 128, 256}},
+      {"rows", P_WGY, CG_TR_OTHER, 5, {4, 8, 16, 32, 64}}}},
 };
 /* clang-format on */
 
@@ -97,11 +104,13 @@ static cg_status pick_count(const cg_run_opts *o, const char *name, int dflt, in
     return CG_OK;
 }
 
-/* All cloths' six float4 buffers (init, two frame sets of cur and prev, the Jacobi iterate) against the
- * particle bound, one allocation and the device's memory. */
+/* All cloths' seven float4 buffers (init in both layouts, two frame sets of cur and prev, the Jacobi iterate;
+ * each sized for the colour-major layout's padding) against the particle bound, one allocation and the
+ * device's memory. */
 static cg_status check_memory(const cg_ctx *ctx, const cloth_opts *c)
 {
-    double n = (double)c->w * c->h * c->cloths, bytes = n * 4 * sizeof(float);
+    double n = (double)c->w * c->h * c->cloths,
+           bytes = (double)cloth_cm_slots(c->w, c->h) * c->cloths * 4 * sizeof(float);
     char need[32], have[32];
     cg_format_bytes(bytes, need, sizeof need);
     const char *fix = "use a smaller --grid or fewer --cloths";
@@ -117,8 +126,8 @@ static cg_status check_memory(const cg_ctx *ctx, const cloth_opts *c)
         return CG_E_USAGE;
     }
     cg_format_bytes((double)ctx->dev->global_mem, have, sizeof have);
-    if (6 * bytes > (double)ctx->dev->global_mem) {
-        CG_ERROR("cloth: %.0f particles need 6 buffers of %s, more than this device's %s of memory: %s", n,
+    if (7 * bytes > (double)ctx->dev->global_mem) {
+        CG_ERROR("cloth: %.0f particles need 7 buffers of %s, more than this device's %s of memory: %s", n,
                  need, have, fix);
         return CG_E_USAGE;
     }
@@ -168,7 +177,7 @@ static void cloth_teardown(void *state)
             "cloth: spring stretch (rms) after %d iterations of the last frame, against the spring-coloured "
             "Gauss-Seidel scheme: %s",
             s->iters, s->summary);
-    cl_mem m[] = {s->init_buf, s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp, s->jscale_buf};
+    cl_mem m[] = {s->init_buf, s->init_cm, s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp, s->jscale_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
     for (int f = 0; f < 2; f++)
@@ -177,6 +186,7 @@ static void cloth_teardown(void *state)
     free(s->init);
     free(s->got);
     free(s->scratch);
+    free(s->cm);
     free(s->shot);
     free(s);
 }
@@ -220,11 +230,53 @@ static void make_init(cloth_state *s, uint64_t seed)
             }
 }
 
+size_t cloth_cm_slots(int w, int h)
+{
+    return 5 * (((size_t)w + 4) / 5) * (size_t)h;
+}
+
+/* Particle (x, y)'s slot in a colour-major cloth of w x h (cloth.cl's IDX with -DCM). */
+static size_t cm_index(int w, int h, int x, int y)
+{
+    size_t p5 = ((size_t)w + 4) / 5;
+    return (size_t)((x + 2 * y) % 5) * p5 * (size_t)h + (size_t)y * p5 + (size_t)x / 5;
+}
+
+/* Every cloth's state between the row-major layout (row) and the colour-major one (cm): to_cm copies row into
+ * cm, else cm into row. cm's empty slots are left as they are. */
+static void cm_convert(const cloth_state *s, float *row, float *cm, bool to_cm)
+{
+    int W = s->prm.w, H = s->prm.h;
+    size_t per = cloth_cm_slots(W, H);
+    for (size_t c = 0; c < (size_t)s->cloths; c++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                float *r = row + 4 * (c * s->n + (size_t)y * W + x), *m = cm + 4 * (c * per + cm_index(W, H, x, y));
+                memcpy(to_cm ? m : r, to_cm ? r : m, 4 * sizeof(float));
+            }
+}
+
+/* A device state buffer into dst (4 floats a particle, row-major): read as it is, or for a colour-major rung
+ * through s->cm. */
+static cg_status read_state(cg_ctx *ctx, cloth_state *s, cl_mem buf, bool cm, float *dst)
+{
+    cg_status st = CG_OK;
+    size_t bytes = (cm ? cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths : s->total) * 4 * sizeof(float);
+    CG_TRY(clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, cm ? s->cm : dst, 0, NULL, NULL));
+    if (cm) cm_convert(s, dst, s->cm, false);
+out:
+    return st;
+}
+
 static cg_status make_buffers(cg_ctx *ctx, cloth_state *s)
 {
     cg_status st = CG_OK;
-    size_t bytes = s->total * 4 * sizeof(float);
-    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->init, CG_BUF_INPUT, &s->init_buf);
+    size_t bytes = s->slots * 4 * sizeof(float), in = s->total * 4 * sizeof(float),
+           cm = cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths * 4 * sizeof(float);
+    memset(s->cm, 0, s->slots * 4 * sizeof(float));
+    cm_convert(s, s->init, s->cm, true);
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in, s->init, CG_BUF_INPUT, &s->init_buf);
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cm, s->cm, CG_BUF_INPUT, &s->init_cm);
     CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof s->prm.jscale, s->prm.jscale,
                CG_BUF_INPUT, &s->jscale_buf);
     for (int d = 0; d < 2; d++) {
@@ -250,6 +302,7 @@ static cg_status cloth_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, ch
     s->cloths = c.cloths;
     s->n = (size_t)c.w * (size_t)c.h;
     s->total = s->n * (size_t)c.cloths;
+    s->slots = cloth_cm_slots(c.w, c.h) * (size_t)c.cloths; /* at least total */
     s->nsprings = cloth_spring_total(c.w, c.h) * (size_t)c.cloths;
     s->max_wg = ctx->dev->max_wg ? ctx->dev->max_wg : 1;
     s->runs = o->runs;
@@ -260,7 +313,8 @@ static cg_status cloth_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, ch
     s->init = malloc(s->total * 4 * sizeof(float));
     s->got = malloc(s->total * 4 * sizeof(float));
     s->scratch = malloc(s->total * 16 * sizeof(float));
-    CG_FAIL_IF(!s->init || !s->got || !s->scratch, CG_E_RUNTIME,
+    s->cm = malloc(s->slots * 4 * sizeof(float));
+    CG_FAIL_IF(!s->init || !s->got || !s->scratch || !s->cm, CG_E_RUNTIME,
                "cloth: out of host memory for %zu particles", s->total);
     make_init(s, o->seed);
     if ((st = make_buffers(ctx, s)) != CG_OK) goto out;
@@ -327,7 +381,7 @@ static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_r
 /* The residual of the device's state before the last frame's relaxation: the last frame integrated the
  * relaxed states of the two frames before it (init for frames before the first), which the frame ping-pong's
  * previous-state buffers still hold; integrated again here as cloth_integrate does. */
-static cg_status device_pre(cg_ctx *ctx, cloth_state *s, bool fma, cloth_resid *pre)
+static cg_status device_pre(cg_ctx *ctx, cloth_state *s, bool fma, bool cm, cloth_resid *pre)
 {
     cloth_params p = s->prm;
     p.fma = fma;
@@ -338,10 +392,9 @@ static cg_status device_pre(cg_ctx *ctx, cloth_state *s, bool fma, cloth_resid *
         memcpy(cur, s->init, bytes);
         memcpy(prev, s->init, bytes);
     } else {
-        CG_TRY(clEnqueueReadBuffer(ctx->queue, s->prev[(s->steps - 1) % 2], CL_TRUE, 0, bytes, cur, 0, NULL,
-                                   NULL));
-        CG_TRY(
-            clEnqueueReadBuffer(ctx->queue, s->prev[s->steps % 2], CL_TRUE, 0, bytes, prev, 0, NULL, NULL));
+        if ((st = read_state(ctx, s, s->prev[(s->steps - 1) % 2], cm, cur)) != CG_OK ||
+            (st = read_state(ctx, s, s->prev[s->steps % 2], cm, prev)) != CG_OK)
+            goto out;
     }
     for (size_t c = 0, k = 4 * s->n; c < (size_t)s->cloths; c++)
         cloth_integrate_host(&p, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
@@ -393,13 +446,31 @@ bool cloth_rung_fma(const cg_rung *r)
     return r->options && strstr(r->options, "-DFMA") != NULL;
 }
 
-/* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row). */
+bool cloth_rung_cm(const cg_rung *r)
+{
+    return r->options && strstr(r->options, "-DCM") != NULL;
+}
+
+/* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row);
+ * cloth_jonce's group and strip: -DTX=128 -DSR=16. */
 static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     size_t wg[2];
-    if (r->p[P_SCHEME] != S_TILE && cloth_rung_jk(r) <= 0) return;
-    cloth_rung_wg(state, r, wg);
-    snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
+    int rows;
+    cloth_rung_wg(state, r, wg, &rows);
+    if (rows > 0)
+        snprintf(buf, len, "-DTX=%zu -DSR=%d", wg[0], rows);
+    else if (r->p[P_SCHEME] == S_TILE || cloth_rung_jk(r) > 0)
+        snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
+}
+
+/* cloth_jonce's local memory at its group's width (the tile rungs' is in the rung table). */
+static size_t cloth_local_need(const void *state, const cg_rung *r)
+{
+    size_t wg[2];
+    int rows;
+    cloth_rung_wg(state, r, wg, &rows);
+    return rows > 0 ? cloth_once_local(wg[0]) : 0;
 }
 
 static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
@@ -408,9 +479,8 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     cloth_state *s = state;
     cloth_scheme sc = cloth_rung_scheme(rs);
     bool fma = cloth_rung_fma_of(rs);
-    cl_mem res = cloth_result_buf(rs);
-    CG_TRY(clEnqueueReadBuffer(ctx->queue, res, CL_TRUE, 0, s->total * 4 * sizeof(float), s->got, 0, NULL,
-                               NULL));
+    bool cm = cloth_rung_cm_of(rs);
+    if ((st = read_state(ctx, s, cloth_result_buf(rs), cm, s->got)) != CG_OK) goto out;
     cloth_scheme need[2] = {S_COLOUR, sc}; /* the coloured scheme (the stretch lines' base) and the rung's */
     bool nfma[2] = {false, fma};
     for (int k = 0; k < 2; k++) {
@@ -431,7 +501,7 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
         if (!c->ok) exact_detail(s, c);
     }
     cloth_resid got = cloth_residual(&s->prm, s->got, s->cloths), pre;
-    if ((st = device_pre(ctx, s, fma, &pre)) != CG_OK) goto out;
+    if ((st = device_pre(ctx, s, fma, cm, &pre)) != CG_OK) goto out;
     if (c->ok && !physical(s, &pre, &got, c)) {
         c->ok = false;
         c->mismatches = c->mismatches ? c->mismatches : 1;
@@ -549,6 +619,7 @@ const cg_workload cg_workload_cloth = {
     .teardown = cloth_teardown,
     .model = cloth_model,
     .options = cloth_options,
+    .local_need = cloth_local_need,
     .prepare = cloth_prepare,
     .enqueue = cloth_enqueue,
     .verify = cloth_verify,

@@ -60,21 +60,38 @@ static float spring_factor(float4 a, float4 b, float L, float k)
 #endif
 }
 
+/* Where particle (x, y) of a cloth lives, and the slots a cloth takes (W, H in scope). Row-major; with -DCM
+ * (the `merged-cm` rung) colour-major: the particles of colour (x + 2y) mod 5 first, a colour's row y in
+ * ceil(W / 5) slots (one may stay empty), x / 5 in it. The particles of a colour batch are then consecutive,
+ * and so are each of their neighbours: a neighbour of (x, y) at (x + dx, y + dy) sits at x / 5 + 0 or +-1. */
+#ifdef CM
+#define P5          ((W + 4) / 5)
+#define IDX(x, y)   ((((x) + 2 * (y)) % 5) * P5 * H + (y) * P5 + (x) / 5)
+#define CLOTH_SLOTS ((size_t)5 * P5 * H)
+#else
+#define IDX(x, y)   ((y) * W + (x))
+#define CLOTH_SLOTS ((size_t)W * H)
+#endif
+
 /* Frame step, one work-item per particle: reads the current and previous states, writes the next ones. */
 __kernel void cloth_integrate(__global const float4 *cur, __global const float4 *prev, __global float4 *ncur,
                               __global float4 *nprev, int W, int H, float4 wind, float grav, float damp)
 {
     int x = get_global_id(0), y = get_global_id(1);
+#ifdef CM
+    if (x >= 5 * P5) return;
+    x = ((x / P5 - 2 * y) % 5 + 5) % 5 + 5 * (x % P5); /* work-items in the order of the store */
+#endif
     if (x >= W || y >= H) return;
-    size_t base = get_global_id(2) * (size_t)W * H;
+    size_t base = get_global_id(2) * CLOTH_SLOTS;
     cur += base;
     prev += base;
     ncur += base;
     nprev += base;
-    int i = y * W + x;
+    int i = IDX(x, y);
     float4 p = cur[i], o = prev[i];
     int xl = max(x - 1, 0), xr = min(x + 1, W - 1), yu = max(y - 1, 0), yd = min(y + 1, H - 1);
-    float4 tx = cur[y * W + xr] - cur[y * W + xl], ty = cur[yd * W + x] - cur[yu * W + x];
+    float4 tx = cur[IDX(xr, y)] - cur[IDX(xl, y)], ty = cur[IDX(x, yd)] - cur[IDX(x, yu)];
     float nx = tx.y * ty.z - tx.z * ty.y, ny = tx.z * ty.x - tx.x * ty.z, nz = tx.x * ty.y - tx.y * ty.x;
     float n2 = nx * nx + ny * ny + nz * nz;
     float ax = 0.0f, ay = grav, az = 0.0f;
@@ -173,17 +190,18 @@ static float4 own_step(float4 p, float4 q, float L, float k)
 /* clang-format on */
 #define INSIDE(dx, dy) (x + (dx) >= 0 && x + (dx) < W && y + (dy) >= 0 && y + (dy) < H)
 
-/* SEQ(dx, dy, f): particle p, at buf[i], relaxed against its neighbour at buf[i + dy * stride + dx] when that
- * one is inside the grid (x, y: p's place in the grid). */
+/* SEQ(dx, dy, f): particle p relaxed against its neighbour AT(dx, dy) when that one is inside the grid (x, y:
+ * p's place in the grid). */
 #define SEQ(dx, dy, f)                                                                                       \
-    if (INSIDE(dx, dy)) p = own_step(p, buf[i + (dy)*stride + (dx)], rest.f, stiff.f);
+    if (INSIDE(dx, dy)) p = own_step(p, AT(dx, dy), rest.f, stiff.f);
 
 /* Particle (x, y) after relaxing each of its springs in turn against its neighbours as they are now. */
 static float4 gather_seq(__global const float4 *buf, int x, int y, int W, int H, float4 rest, float4 stiff)
 {
-    int stride = W, i = y * W + x;
-    float4 p = buf[i];
+    float4 p = buf[IDX(x, y)];
+#define AT(dx, dy) buf[IDX(x + (dx), y + (dy))]
     FOR_SPRINGS(SEQ)
+#undef AT
     return p;
 }
 
@@ -195,8 +213,8 @@ __kernel void cloth_vertex(__global float4 *pos, int W, int H, int colour, float
     int gx = get_global_id(0), y = get_global_id(1);
     int x = colour < 0 ? gx : ((colour - 2 * y) % 5 + 5) % 5 + 5 * gx;
     if (x >= W || y >= H) return;
-    pos += get_global_id(2) * (size_t)W * H;
-    pos[y * W + x] = gather_seq(pos, x, y, W, H, rest, stiff);
+    pos += get_global_id(2) * CLOTH_SLOTS;
+    pos[IDX(x, y)] = gather_seq(pos, x, y, W, H, rest, stiff);
 }
 
 /* The particle p moved by its springs' summed corrections (sx, sy, sz) times its scale s = jscale[its spring
@@ -243,6 +261,8 @@ __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int
 
 #ifndef TX
 #define TX 16
+#endif
+#ifndef TY
 #define TY 16
 #endif
 #define TW (TX + 4)
@@ -251,9 +271,10 @@ __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int
 static float4 gather_tile(__local const float4 *buf, int i, int x, int y, int W, int H, float4 rest,
                           float4 stiff)
 {
-    int stride = TW;
     float4 p = buf[i];
+#define AT(dx, dy) buf[i + (dy)*TW + (dx)]
     FOR_SPRINGS(SEQ)
+#undef AT
     return p;
 }
 
@@ -336,5 +357,122 @@ cloth_jtile(__global const float4 *src, __global float4 *dst, int W, int H, floa
     }
     int x = x0 + JH + (int)get_local_id(0), y = y0 + JH + (int)get_local_id(1);
     if (x < W && y < H) dst[y * W + x] = buf[a][(JH + (int)get_local_id(1)) * JW + JH + (int)get_local_id(0)];
+}
+#endif
+
+#ifdef SR
+/* Jacobi with every spring computed once (the `jacobi-once` rung; cloth_jacobi computes each spring twice,
+ * once for each of its particles). A group of TX work-items, one per column, walks a strip of SR rows (and 2
+ * rows above it first); its TX - 3 middle columns are its output, the 2 columns left of them and the one right
+ * of them only lend their springs. At row r each work-item computes the 6 springs its particle (x, r) starts:
+ * to (x+1, r), (x+2, r), (x, r+1), (x, r+2), (x+1, r+1), (x-1, r+1); the other 6 of its springs are these of
+ * its neighbours: the 2 to the left from this row and the 2 diagonals from the row above (through local
+ * memory), the 2 above from its own earlier rows (registers). A spring's factor has the same bits from
+ * either end (the squared length of b - a and of a - b are the same), and every particle sums its 12 springs
+ * in cloth_jacobi's order with the same operations, so the result is the same bits as jacobi's. Positions:
+ * 5 rows in local memory (a ring: a row is overwritten three steps after its last read, no barrier needed
+ * for that), TX + 1 columns of each (one column right of the group for the (x+2, r) springs). */
+#define RING 5
+__kernel __attribute__((reqd_work_group_size(TX, 1, 1))) void
+cloth_jonce(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest, float4 stiff,
+            __global const float *jscale)
+{
+    __local float4 P[RING][TX + 1];
+    __local float F10[TX], F20[TX], F11[2][TX], FM11[2][TX];
+    size_t base = get_global_id(2) * (size_t)W * H;
+    src += base;
+    dst += base;
+    int lx = (int)get_local_id(0), x0 = (int)get_group_id(0) * (TX - 3) - 2, x = x0 + lx;
+    int y0 = (int)get_group_id(1) * SR, yend = min(y0 + SR, H);
+    bool col = x >= 0 && x < W, out = col && lx >= 2 && lx <= TX - 2;
+    int xe = x0 + TX; /* the extra column, loaded by work-item 0 */
+    /* Own column, rows r - 2 .. r + 2; the own vertical springs of rows r - 2 and r - 1. */
+    float4 c0 = (float4)(0.0f), c1 = (float4)(0.0f), c2 = (float4)(0.0f), c3 = (float4)(0.0f), c4;
+    float f01u = 0.0f, f02uu = 0.0f, f02u = 0.0f;
+    for (int v = y0 - 2; v < y0; v++) {
+        if (v >= 0 && v < H) {
+            float4 q = col ? src[v * W + x] : (float4)(0.0f);
+            if (col) P[(v - y0 + 2) % RING][lx] = q;
+            if (lx == 0 && xe < W) P[(v - y0 + 2) % RING][TX] = src[v * W + xe];
+            if (v == y0 - 2) c2 = q;
+            else c3 = q;
+        }
+    }
+    for (int r = y0 - 2, s = 0; r < yend; r++, s++) {
+        int s0 = s % RING, s1 = (s + 1) % RING, s2 = (s + 2) % RING, sm = (s + RING - 1) % RING;
+        int v = r + 2, y = r; /* INSIDE reads x, y */
+        c4 = (float4)(0.0f);
+        if (v < H) {
+            if (col) c4 = P[s2][lx] = src[v * W + x];
+            if (lx == 0 && xe < W) P[s2][TX] = src[v * W + xe];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* The springs (x, r) starts, where both ends are in the grid and someone reads them. */
+        float f10 = 0.0f, f20 = 0.0f, f01 = 0.0f, f02 = 0.0f, f11 = 0.0f, fm11 = 0.0f;
+        float4 p = c2, e10 = (float4)(0.0f), e20 = e10, e11 = e10, em11 = e10;
+        bool row = col && r >= 0;
+        if (row) {
+            if (lx <= TX - 2 && INSIDE(1, 0)) {
+                e10 = P[s0][lx + 1];
+                f10 = spring_factor(p, e10, rest.x, stiff.x);
+            }
+            if (lx <= TX - 2 && INSIDE(2, 0)) {
+                e20 = P[s0][lx + 2];
+                f20 = spring_factor(p, e20, rest.z, stiff.z);
+            }
+            if (lx <= TX - 2 && INSIDE(1, 1)) {
+                e11 = P[s1][lx + 1];
+                f11 = spring_factor(p, e11, rest.y, stiff.y);
+            }
+            if (lx >= 1 && INSIDE(-1, 1)) {
+                em11 = P[s1][lx - 1];
+                fm11 = spring_factor(p, em11, rest.y, stiff.y);
+            }
+            if (out && INSIDE(0, 1)) f01 = spring_factor(p, c3, rest.x, stiff.x);
+            if (out && INSIDE(0, 2)) f02 = spring_factor(p, c4, rest.z, stiff.z);
+            F10[lx] = f10;
+            F20[lx] = f20;
+            F11[s & 1][lx] = f11;
+            FM11[s & 1][lx] = fm11;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (out && r >= y0) {
+            int n = 0;
+            float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+            float4 q;
+            /* TERM(q, f): the spring to q with factor f, as JSUM adds it. */
+#define TERM(qq, ff)                                                                                         \
+    {                                                                                                        \
+        q = qq;                                                                                              \
+        float fa = (ff) * share(p.w, q.w);                                                                   \
+        ACC(sx, q.x - p.x, fa);                                                                              \
+        ACC(sy, q.y - p.y, fa);                                                                              \
+        ACC(sz, q.z - p.z, fa);                                                                              \
+        n++;                                                                                                 \
+    }
+            /* cloth_jacobi's order (FOR_SPRINGS) */
+            if (INSIDE(1, 0)) TERM(e10, f10)
+            if (INSIDE(-1, 0)) TERM(P[s0][lx - 1], F10[lx - 1])
+            if (INSIDE(0, 1)) TERM(c3, f01)
+            if (INSIDE(0, -1)) TERM(c1, f01u)
+            if (INSIDE(1, 1)) TERM(e11, f11)
+            if (INSIDE(-1, -1)) TERM(P[sm][lx - 1], F11[(s + 1) & 1][lx - 1])
+            if (INSIDE(1, -1)) TERM(P[sm][lx + 1], FM11[(s + 1) & 1][lx + 1])
+            if (INSIDE(-1, 1)) TERM(em11, fm11)
+            if (INSIDE(2, 0)) TERM(e20, f20)
+            if (INSIDE(-2, 0)) TERM(P[s0][lx - 2], F20[lx - 2])
+            if (INSIDE(0, 2)) TERM(c4, f02)
+            if (INSIDE(0, -2)) TERM(c0, f02uu)
+#undef TERM
+            dst[r * W + x] = jacobi_move(p, sx, sy, sz, jscale[n]);
+        }
+        c0 = c1;
+        c1 = c2;
+        c2 = c3;
+        c3 = c4;
+        f02uu = f02u;
+        f02u = f02;
+        f01u = f01;
+    }
 }
 #endif

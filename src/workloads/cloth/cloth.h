@@ -49,13 +49,19 @@ typedef enum cloth_scheme {
     S_COUNT
 } cloth_scheme;
 
-enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH }; /* cg_rung.p[] */
+/* cg_rung.p[]; cloth_jonce (jacobi-once) takes P_WGY as the rows of its strip: its group is P_WGX x 1. */
+enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH };
+#define CLOTH_ONCE_KERNEL "cloth_jonce"
 
 /* The Jacobi iterations per launch of a cloth_jtile rung: its build option -DJK=n (0 for every other rung).
  */
 int cloth_rung_jk(const cg_rung *r);
 /* Whether a rung's build options hold -DFMA: its spring arithmetic in fused multiply-adds. */
 bool cloth_rung_fma(const cg_rung *r);
+/* Whether a rung's build options hold -DCM: its states stored colour-major (cloth.cl's IDX). */
+bool cloth_rung_cm(const cg_rung *r);
+/* Slots of one cloth in a colour-major buffer: 5 colours x H rows x ceil(W / 5) (at least W x H). */
+size_t cloth_cm_slots(int w, int h);
 
 /* Constants of a run, as the kernels get them. */
 typedef struct cloth_params {
@@ -84,6 +90,7 @@ typedef struct cloth_state {
     cloth_params prm;
     size_t n;        /* particles of one cloth */
     size_t total;    /* particles of all cloths: n x cloths */
+    size_t slots;    /* float4 slots of every state buffer: the larger of total and the colour-major layout's */
     int cloths;      /* --cloths */
     size_t nsprings; /* springs of every family, of all cloths */
     int iters, steps;
@@ -92,8 +99,10 @@ typedef struct cloth_state {
     float *init;    /* the initial state, 4 floats per particle */
     float *got;     /* read back */
     float *scratch; /* 4 states of all cloths: the device's last two relaxed states, re-integrated */
+    float *cm;      /* a colour-major state as read from the device (4 x slots floats) */
     cloth_ref ref[2][S_COUNT];   /* [fma][scheme], computed on first use (pos NULL until then) */
     cl_mem init_buf;             /* the initial state (input; frame 0 reads it as both cur and prev) */
+    cl_mem init_cm;              /* the same, colour-major (the -DCM rungs' input) */
     cl_mem cur[2], prev[2], tmp; /* frame ping-pong and the Jacobi iterate (all written) */
     cl_mem jscale_buf;
     char
@@ -140,8 +149,11 @@ size_t cloth_spring_total(int w, int h);
 cg_status cloth_draw(const float *pos, int w, int h, uint8_t *pix, int pw, int ph);
 
 /* cloth_launch.c */
-/* The rung's work-group shape: its p[] clamped to the device (halving the larger side). */
-void cloth_rung_wg(const cloth_state *s, const cg_rung *r, size_t wg[2]);
+/* The rung's work-group shape: its p[] clamped to the device (halving the larger side); for cloth_jonce
+ * (P_WGX, 1), its strip's rows in *rows (else 0; rows may be NULL). */
+void cloth_rung_wg(const cloth_state *s, const cg_rung *r, size_t wg[2], int *rows);
+/* Local memory of a cloth_jonce group of tx work-items: 5 rows of tx + 1 positions, 6 factors a column. */
+size_t cloth_once_local(size_t tx);
 cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs);
 cg_status cloth_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev);
 void cloth_release(void *rs);
@@ -149,6 +161,7 @@ void cloth_release(void *rs);
 cl_mem cloth_result_buf(const void *rs);
 cloth_scheme cloth_rung_scheme(const void *rs);
 bool cloth_rung_fma_of(const void *rs); /* cloth_rung_fma of the rung rs was prepared from */
+bool cloth_rung_cm_of(const void *rs);  /* cloth_rung_cm of it */
 const char *cloth_rung_name(const void *rs);
 /* True (once per rung) when verify should log the rung's convergence. */
 bool cloth_rung_first_verify(void *rs);

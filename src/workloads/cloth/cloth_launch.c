@@ -6,6 +6,7 @@
  * each enqueue. The last dimension of every launch is the cloth: one launch covers all of them, or (the
  * per-cloth rung) one launch per cloth picks its cloth by that dimension's global offset. */
 #include <stdlib.h>
+#include <string.h>
 #include "core/clerr.h"
 #include "core/log.h"
 #include "workloads/cloth/cloth.h"
@@ -15,7 +16,9 @@ typedef struct cloth_rung {
     cloth_scheme scheme;
     bool readback, percloth, verified;
     bool fma; /* built with -DFMA: replayed by the host with fused multiply-adds */
+    bool cm;  /* built with -DCM: its states colour-major, starting from s->init_cm */
     int jk;   /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
+    int rows; /* cloth_jonce's strip: rows a group walks (0: another kernel) */
     cl_kernel integ, relax;
     size_t wg[2];
     cl_mem result; /* where the last run left the final state */
@@ -47,6 +50,11 @@ bool cloth_rung_fma_of(const void *rs)
     return ((const cloth_rung *)rs)->fma;
 }
 
+bool cloth_rung_cm_of(const void *rs)
+{
+    return ((const cloth_rung *)rs)->cm;
+}
+
 bool cloth_rung_first_verify(void *rs)
 {
     cloth_rung *q = rs;
@@ -65,21 +73,25 @@ void cloth_release(void *rs)
     free(q);
 }
 
-static const char *relax_kernel(cloth_scheme sc, int jk)
+static bool is_once(const cg_rung *r)
 {
-    return sc == S_COLOUR   ? "cloth_colour"
-           : sc == S_JACOBI ? (jk > 0 ? "cloth_jtile" : "cloth_jacobi")
-           : sc == S_TILE   ? "cloth_tile"
-                            : "cloth_vertex";
+    return r->kernel && !strcmp(r->kernel, CLOTH_ONCE_KERNEL);
 }
 
-void cloth_rung_wg(const cloth_state *s, const cg_rung *r, size_t wg[2])
+void cloth_rung_wg(const cloth_state *s, const cg_rung *r, size_t wg[2], int *rows)
 {
     size_t wx = r->p[P_WGX] > 0 ? (size_t)r->p[P_WGX] : 64, wy = r->p[P_WGY] > 0 ? (size_t)r->p[P_WGY] : 1;
+    if (rows) *rows = is_once(r) ? (int)wy : 0;
+    if (is_once(r)) wy = 1;
     while (wx * wy > s->max_wg && wx * wy > 1)
         *(wx >= wy ? &wx : &wy) /= 2;
     wg[0] = wx;
     wg[1] = wy;
+}
+
+size_t cloth_once_local(size_t tx)
+{
+    return 5 * (tx + 1) * 4 * sizeof(float) + 6 * tx * sizeof(float);
 }
 
 /* The arguments that stay: grid, rest lengths, stiffness (and Jacobi's scales). */
@@ -128,7 +140,10 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
     q->percloth = r->p[P_PERCLOTH] != 0;
     q->jk = cloth_rung_jk(r);
     q->fma = cloth_rung_fma(r);
-    cloth_rung_wg(s, r, q->wg);
+    q->cm = cloth_rung_cm(r);
+    cloth_rung_wg(s, r, q->wg, &q->rows);
+    CG_FAIL_IF(q->rows > 0 && q->wg[0] < 4, CG_E_RUNTIME,
+               "cloth:%s: needs work-groups of at least 4, this device's largest is %zu", r->name, s->max_wg);
     if (q->scheme == S_TILE) {
         s->tile[0] = (int)q->wg[0];
         s->tile[1] = (int)q->wg[1];
@@ -138,7 +153,7 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
         CG_FAIL_IF(!q->host, CG_E_RUNTIME, "cloth: out of host memory");
     }
     CG_TRY_OBJ(q->integ, clCreateKernel(prog, "cloth_integrate", CG_ERRP));
-    CG_TRY_OBJ(q->relax, clCreateKernel(prog, relax_kernel(q->scheme, q->jk), CG_ERRP));
+    CG_TRY_OBJ(q->relax, clCreateKernel(prog, r->kernel, CG_ERRP));
     st = fixed_args(s, q);
 out:
     if (st != CG_OK) {
@@ -178,15 +193,17 @@ static cg_status launch3(cg_ctx *ctx, cg_events *ev, cl_kernel k, const cloth_ru
     return launch(ctx, ev, k, q, 3, global, local);
 }
 
+/* The integration: a work-item per particle, colour-major rungs' in the store's order (5 x ceil(W / 5)). */
 static cg_status integrate(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, cl_mem cur, cl_mem prev, int d,
                            cg_events *ev)
 {
     cg_status st = CG_OK;
+    size_t w = q->cm ? 5 * (((size_t)s->prm.w + 4) / 5) : (size_t)s->prm.w;
     CG_TRY(clSetKernelArg(q->integ, 0, sizeof cur, &cur));
     CG_TRY(clSetKernelArg(q->integ, 1, sizeof prev, &prev));
     CG_TRY(clSetKernelArg(q->integ, 2, sizeof s->cur[d], &s->cur[d]));
     CG_TRY(clSetKernelArg(q->integ, 3, sizeof s->prev[d], &s->prev[d]));
-    st = launch3(ctx, ev, q->integ, q, s, (size_t)s->prm.w, (size_t)s->prm.h);
+    st = launch3(ctx, ev, q->integ, q, s, w, (size_t)s->prm.h);
 out:
     return st;
 }
@@ -237,7 +254,14 @@ static cg_status iter_jacobi(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, c
     CG_TRY(clSetKernelArg(q->relax, 0, sizeof src, &src));
     CG_TRY(clSetKernelArg(q->relax, 1, sizeof dst, &dst));
     if (q->jk > 0) CG_TRY(clSetKernelArg(q->relax, 7, sizeof iters, &iters));
-    st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, (size_t)s->prm.h);
+    if (q->rows > 0) { /* cloth_jonce: groups of wg[0] for wg[0] - 3 columns, each over a strip of rows */
+        size_t groups = ((size_t)s->prm.w + q->wg[0] - 4) / (q->wg[0] - 3);
+        size_t strips = ((size_t)s->prm.h + (size_t)q->rows - 1) / (size_t)q->rows;
+        size_t global[3] = {groups * q->wg[0], strips, (size_t)s->cloths}, local[3] = {q->wg[0], 1, 1};
+        st = launch(ctx, ev, q->relax, q, 3, global, local);
+    } else {
+        st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, (size_t)s->prm.h);
+    }
 out:
     return st;
 }
@@ -287,7 +311,7 @@ cg_status cloth_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cloth_state *s = state;
     cloth_rung *q = rs;
     cg_status st = CG_OK;
-    cl_mem cur = s->init_buf, prev = s->init_buf;
+    cl_mem cur = q->cm ? s->init_cm : s->init_buf, prev = cur;
     for (int f = 0; f < s->steps && st == CG_OK; f++) {
         int d = f % 2;
         st = frame(ctx, s, q, &cur, prev, d, ev);
