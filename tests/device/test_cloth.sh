@@ -35,7 +35,8 @@ rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["workload"] == "
 bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("colour", "merged", "single", "jacobi", "local", "best", "fma",
-                                        "merged-fma", "jacobi-local", "jacobi-k2", "jacobi-k4", "per-cloth", "readback")
+                                        "merged-fma", "merged-cm", "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
+                                        "per-cloth", "readback")
         if w not in names]
 # springs of a 33x31 grid: structural 32*31 + 33*30, shear 2*32*30, bend 31*31 + 33*29
 springs = 32 * 31 + 33 * 30 + 2 * 32 * 30 + 31 * 31 + 33 * 29
@@ -113,6 +114,42 @@ mut <<'EOF'
 [("    size_t base = get_global_id(2) * (size_t)W * H;\n    src += base;\n    dst += base;\n    int i = y * W + x, n = 0;", "    size_t base = get_group_id(2) * (size_t)W * H;\n    src += base;\n    dst += base;\n    int i = y * W + x, n = 0;")]
 EOF
 caught "the cloth from the group id (one launch per cloth)" cloth:per-cloth 9x7 --cloths 3
+
+# jacobi-once: its ring of rows, its factors' buffers and its halo (130 columns: two groups of 125 across; 37
+# rows: strips of 16, 16 and 5)
+mut <<'EOF'
+[("sm = (s + RING - 1) % RING;", "sm = (s + RING - 2) % RING;")]
+EOF
+caught "jacobi-once: the row above read from the ring two rows up" cloth:jacobi-once 17x15
+mut <<'EOF'
+[("F11[(s + 1) & 1][lx - 1]", "F11[s & 1][lx - 1]")]
+EOF
+caught "jacobi-once: a diagonal's factor from this row's buffer" cloth:jacobi-once 17x15
+mut <<'EOF'
+[("TERM(P[s0][lx - 2], F20[lx - 2])", "TERM(P[s0][lx - 2], F20[lx - 1])")]
+EOF
+caught "jacobi-once: a bend spring's factor from the wrong column" cloth:jacobi-once 17x15
+mut <<'EOF'
+[("if (lx == 0 && xe < W) P[s2][TX] = src[v * W + xe];", "")]
+EOF
+caught "jacobi-once: the column right of the group not loaded" cloth:jacobi-once 130x37
+mut <<'EOF'
+[("out = col && lx >= 2 && lx <= TX - 2;", "out = col && lx >= 2 && lx <= TX - 3;")]
+EOF
+caught "jacobi-once: a group's last column not written" cloth:jacobi-once 130x37
+mut <<'EOF'
+[("for (int r = y0 - 2, s = 0; r < yend; r++, s++) {", "for (int r = y0 - 1, s = 1; r < yend; r++, s++) {")]
+EOF
+caught "jacobi-once: a strip's walk one row late (the own column ring off by a row)" cloth:jacobi-once 17x37
+# merged-cm: the colour-major store's row length and its integration's order
+mut <<'EOF'
+[("#define P5          ((W + 4) / 5)", "#define P5          ((W + 3) / 5)")]
+EOF
+caught "merged-cm: a colour's rows a slot short where W is 1 past a multiple of 5 (rows overlap)" cloth:merged-cm 21x9
+mut <<'EOF'
+[("    x = ((x / P5 - 2 * y) % 5 + 5) % 5 + 5 * (x % P5);", "    x = ((x / P5 - 2 * y) % 5 + 5) % 5 + 5 * (x % P5 + 1);")]
+EOF
+caught "merged-cm: the integration skips the first particle of each colour's row" cloth:merged-cm 17x15
 
 fi
 # 3. Bad input: one line, exit 1, before anything runs.

@@ -11,8 +11,9 @@
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
 #     NULL and 3x4 are refused (1D groups of a power of two).
-#  5. cloth:fma and cloth:colour: the group as given (16x4 and 8x1 for a gather rung, 32x1 for the spring
-#     rung, whose second dimension is the cloth), no local memory, every candidate bit for bit against the
+#  5. cloth:fma, cloth:colour, cloth:jacobi-once and cloth:merged-cm: the group as given (16x4 and 8x1 for a
+#     gather rung, 32x1 for the spring rung, whose second dimension is the cloth; jacobi-once's width and
+#     rows, its local memory), every candidate bit for bit against the
 #     host's replay.
 # Usage: bash test_tune_spaces_c.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
@@ -120,6 +121,22 @@ tune cloth:colour --grid 37x29 --steps 2 --iterations 3 --space 'wgx=32'
 check "cloth:colour" '
 launched("wgx=32", "32x1", 0)
 ok("wgx=64")
+'
+# jacobi-once: its group's width (TX - 3 columns out) and its strip's rows, over 3 groups across, strips of 4
+# and 16 rows (45 leaves a short last strip of each), 2 cloths; local memory 5 (TX + 1) float4 + 6 TX floats.
+tune cloth:jacobi-once --grid 67x45 --cloths 2 --steps 2 --iterations 3 --space 'wgx=32,64;rows=4,16'
+check "cloth:jacobi-once" '
+launched("wgx=32,rows=4", "32x1x1", 5 * 33 * 16 + 6 * 32 * 4)
+launched("wgx=64,rows=16", "64x1x1", 5 * 65 * 16 + 6 * 64 * 4)
+ok("wgx=32,rows=16")
+ok("wgx=128,rows=16")
+'
+# merged-cm: a gather rung's group over the colour-major store
+tune cloth:merged-cm --grid 37x29 --cloths 2 --steps 2 --iterations 3 --space 'wgx=16,8;wgy=4,1'
+check "cloth:merged-cm" '
+launched("wgx=16,wgy=4", "16x4x1", 0)
+launched("wgx=8,wgy=1", "8x1x1", 0)
+ok("wgx=64,wgy=1")
 '
 
 finish
