@@ -418,6 +418,20 @@ PYEOF
       --budget 50 --runs 5
     run cloth-once-tuned $C --grid 1024x1024 --runs 10
     run cloth-once-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
+  cloth-int) # issue 17: fma-interior and cm-interior (no inside-the-grid tests for interior particles) beside
+    # fma and merged-cm at 1024x1024: own values, each searched, tuned, then K = 20
+    C=cloth:fma,cloth:fma-interior,cloth:merged-cm,cloth:cm-interior
+    run cloth-int $C --grid 1024x1024 --runs 10
+    tune_run tune-cloth-fint 100 cloth:fma-interior --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' \
+      --budget 50 --runs 5
+    tune_run tune-cloth-cint 100 cloth:cm-interior --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
+      --budget 50 --runs 5
+    tune_run tune-cloth-cm 100 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
+      --budget 50 --runs 5
+    tune_run tune-cloth-fma 100 cloth:fma --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' \
+      --budget 50 --runs 5
+    run cloth-int-tuned $C --grid 1024x1024 --runs 10
+    run cloth-int-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

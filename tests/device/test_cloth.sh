@@ -35,7 +35,7 @@ rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["workload"] == "
 bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("colour", "merged", "single", "jacobi", "local", "best", "fma",
-                                        "merged-fma", "merged-cm", "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
+                                        "merged-fma", "merged-cm", "fma-interior", "cm-interior", "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
                                         "per-cloth", "readback")
         if w not in names]
 # springs of a 33x31 grid: structural 32*31 + 33*30, shear 2*32*30, bend 31*31 + 33*29
