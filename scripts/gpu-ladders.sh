@@ -426,10 +426,8 @@ PYEOF
       --budget 50 --runs 5
     tune_run tune-cloth-cint 100 cloth:cm-interior --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
       --budget 50 --runs 5
-    tune_run tune-cloth-cm 100 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32,64,128,256;wgy=1,2,4' \
-      --budget 50 --runs 5
-    tune_run tune-cloth-fma 100 cloth:fma --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' \
-      --budget 50 --runs 5
+    tune_run tune-cloth-cm 60 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
+    tune_run tune-cloth-fma 60 cloth:fma --grid 1024x1024 --space 'wgx=16,64;wgy=1,3,4,16' --runs 5
     run cloth-int-tuned $C --grid 1024x1024 --runs 10
     run cloth-int-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
   peers)
