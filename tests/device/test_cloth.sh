@@ -141,6 +141,12 @@ mut <<'EOF'
 [("for (int r = y0 - 2, s = 0; r < yend; r++, s++) {", "for (int r = y0 - 1, s = 1; r < yend; r++, s++) {")]
 EOF
 caught "jacobi-once: a strip's walk one row late (the own column ring off by a row)" cloth:jacobi-once 17x37
+# the interior path one column too close to the right edge: its bend spring two right wraps to the next row
+mut <<'EOF'
+[("#define INNER (x >= 2 && x < W - 2 &&", "#define INNER (x >= 2 && x < W - 1 &&")]
+EOF
+caught "fma-interior: the test-free path at the last column but one" cloth:fma-interior 17x15
+caught "cm-interior: the test-free path at the last column but one" cloth:cm-interior 17x15
 # merged-cm: the colour-major store's row length and its integration's order
 mut <<'EOF'
 [("#define P5          ((W + 4) / 5)", "#define P5          ((W + 3) / 5)")]
