@@ -96,7 +96,9 @@ static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem
  * (read_pass) or each group one contiguous block (read_block), in groups of 256 and of the device's largest
  * (clpeak launches its largest), with const restrict pointers and with clpeak's plain ones; UNR 16 (clpeak's
  * count) and 4 (16 float16 loads in flight are 1 KiB of registers a work-item: on the H200 the 16-load pass
- * took 1.87 ms against read_grid's 0.52 at float16). The best time of all into *best. */
+ * took 1.87 ms against read_grid's 0.52 at float16). The largest groups are tried twice: as the compiler
+ * builds the kernels (NVIDIA's then allows 256 work-items, and they are skipped), and built with
+ * reqd_work_group_size of that size (-DREQD), which makes it fit them. The best time of all into *best. */
 static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, cl_mem a, cl_mem b, cl_uint n,
                                   double *best, int *runs)
 {
@@ -104,19 +106,25 @@ static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, c
     static const int unrs[] = {16, 4};
     size_t big = e->ctx->dev->max_wg;
     for (size_t u = 0; u < sizeof unrs / sizeof unrs[0] && st == CG_OK; u++) {
-        cl_program p = NULL;
-        char opts[64];
         cl_uint unr = (cl_uint)unrs[u];
-        snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u", variant, vw, unr);
-        if (n % (unr * 256) || (st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) continue;
-        const size_t groups[2] = {0, big > 256 && n % (unr * big) == 0 ? big : 0};
-        for (int g = 0; g < 2 && st == CG_OK; g++) {
-            if (g && !groups[g]) break;
-            const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
-            for (int k = 0; k < 4 && st == CG_OK; k++)
-                st = time_lsz(e, p, names[k], a, b, n, n / unr, groups[g], best, runs);
+        bool big_ok = big > 256 && n % (unr * big) == 0;
+        for (int reqd = 0; reqd < 2 && st == CG_OK; reqd++) {
+            cl_program p = NULL;
+            char opts[96];
+            if (reqd && !big_ok) break;
+            int k = snprintf(opts, sizeof opts, "-DVT=%s -DVW=%d -DUNR=%u", variant, vw, unr);
+            if (reqd) snprintf(opts + k, sizeof opts - (size_t)k, " -DREQD=%zu", big);
+            if (n % (unr * 256) || (st = cg_peak_build(e, "bandwidth.cl", opts, &p)) != CG_OK) continue;
+            /* unrequired: groups of 256 and of the largest; required: the largest only */
+            const size_t groups[2] = {reqd ? big : 0, reqd || !big_ok ? 0 : big};
+            for (int g = 0; g < 2 && st == CG_OK; g++) {
+                if (g && !groups[g]) break;
+                const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
+                for (int j = 0; j < 4 && st == CG_OK; j++)
+                    st = time_lsz(e, p, names[j], a, b, n, n / unr, groups[g], best, runs);
+            }
+            clReleaseProgram(p);
         }
-        clReleaseProgram(p);
     }
     return st;
 }

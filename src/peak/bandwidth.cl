@@ -62,7 +62,14 @@ __kernel void read_grid(__global const VT *restrict in, __global float *restrict
 #ifndef UNR
 #define UNR 16
 #endif
-__kernel void read_pass(__global const VT *restrict in, __global float *restrict out, uint n)
+/* -DREQD=n: the one-pass kernels declare groups of n work-items (reqd_work_group_size), so that the compiler
+ * must fit n work-items' registers in a group: without it NVIDIA's compiler gives them at most 256. */
+#ifdef REQD
+#define ONE_PASS __kernel __attribute__((reqd_work_group_size(REQD, 1, 1))) void
+#else
+#define ONE_PASS __kernel void
+#endif
+ONE_PASS read_pass(__global const VT *restrict in, __global float *restrict out, uint n)
 {
     uint g = get_global_size(0), i = get_global_id(0);
     VT s = in[i];
@@ -75,7 +82,7 @@ __kernel void read_pass(__global const VT *restrict in, __global float *restrict
 /* clpeak's other layout (its "local offset" kernels): group g reads the UNR * local-size elements from
  * g * UNR * local-size on, work-item l the elements l, l + local-size, ...: each group streams one contiguous
  * block instead of strips a whole grid apart. */
-__kernel void read_block(__global const VT *restrict in, __global float *restrict out, uint n)
+ONE_PASS read_block(__global const VT *restrict in, __global float *restrict out, uint n)
 {
     uint l = get_local_size(0), i = get_group_id(0) * l * UNR + get_local_id(0);
     VT s = in[i];
@@ -88,7 +95,7 @@ __kernel void read_block(__global const VT *restrict in, __global float *restric
 
 /* read_pass and read_block as clpeak declares its kernels: a plain pointer (neither const nor restrict), so that
  * the compiler may not route the loads through a read-only data path; the same loads otherwise. */
-__kernel void read_pass_plain(__global VT *in, __global float *out, uint n)
+ONE_PASS read_pass_plain(__global VT *in, __global float *out, uint n)
 {
     uint g = get_global_size(0), i = get_global_id(0);
     VT s = in[i];
@@ -99,7 +106,7 @@ __kernel void read_pass_plain(__global VT *in, __global float *out, uint n)
     (void)n;
 }
 
-__kernel void read_block_plain(__global VT *in, __global float *out, uint n)
+ONE_PASS read_block_plain(__global VT *in, __global float *out, uint n)
 {
     uint l = get_local_size(0), i = get_group_id(0) * l * UNR + get_local_id(0);
     VT s = in[i];
