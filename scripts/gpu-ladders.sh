@@ -430,6 +430,11 @@ PYEOF
     tune_run tune-cloth-fma 60 cloth:fma --grid 1024x1024 --space 'wgx=16,64;wgy=1,3,4,16' --runs 5
     run cloth-int-tuned $C --grid 1024x1024 --runs 10
     run cloth-int-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
+  cloth-h200) # issue 17 on an H200: fma-interior and merged-cm searched near their H100 winners, then the
+    # Jacobi and Gauss-Seidel rungs tuned
+    tune_run tune-cloth-fint 60 cloth:fma-interior --grid 1024x1024 --space 'wgx=16,64;wgy=4,16' --runs 5
+    tune_run tune-cloth-cm 60 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
+    run cloth-h200 cloth:fma,cloth:fma-interior,cloth:merged,cloth:merged-cm --grid 1024x1024 --runs 10 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
