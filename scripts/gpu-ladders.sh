@@ -435,6 +435,14 @@ PYEOF
     tune_run tune-cloth-fint 60 cloth:fma-interior --grid 1024x1024 --space 'wgx=16,64;wgy=4,16' --runs 5
     tune_run tune-cloth-cm 60 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
     run cloth-h200 cloth:fma,cloth:fma-interior,cloth:merged,cloth:merged-cm --grid 1024x1024 --runs 10 ;;
+  cloth-r32) # issue 17: interior-r32 (32 registers: full occupancy) beside fma-interior, cm-fma beside merged-cm,
+    # own values, searched near the known winners, tuned
+    C=cloth:fma-interior,cloth:interior-r32,cloth:merged-cm,cloth:cm-fma
+    run cloth-r32 $C --grid 1024x1024 --runs 10
+    tune_run tune-cloth-cmfma 60 cloth:cm-fma --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
+    tune_run tune-cloth-cm 60 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
+    tune_run tune-cloth-r32 60 cloth:interior-r32 --grid 1024x1024 --space 'wgx=16,64;wgy=4,16' --runs 5
+    run cloth-r32-tuned $C --grid 1024x1024 --runs 10 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

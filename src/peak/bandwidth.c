@@ -51,8 +51,12 @@ out:
 /* Times kernel `name` of p with args (a, b[, n]) over gsz work-items in groups of lsz (0: cg_peak_local's
  * pick); keeps the best time over calls in *best. A group larger than the kernel takes, or one that does not
  * divide gsz, is skipped (nothing timed). */
+/* Times kernel `name` over gsz work-items in groups of lsz (0: cg_peak_local's choice); a group larger than
+ * the kernel's CL_KERNEL_WORK_GROUP_SIZE is skipped, unless `required` (the kernel declares that group with
+ * reqd_work_group_size): then one trial launch decides, as clpeak launches its largest groups without asking
+ * (NVIDIA reports 256 for these kernels even when they require 1024). */
 static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
-                          size_t gsz, size_t lsz, double *best, int *runs)
+                          size_t gsz, size_t lsz, bool required, double *best, int *runs)
 {
     cg_status st = CG_OK;
     cl_kernel k = NULL;
@@ -70,7 +74,14 @@ static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem
         size_t kmax = 0;
         CG_TRY(clGetKernelWorkGroupInfo(k, e->ctx->dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
                                         NULL));
-        if (lsz > kmax || gsz % lsz) {
+        cl_int err = CL_SUCCESS;
+        if (required && lsz > kmax && gsz % lsz == 0) { /* one trial launch */
+            err = clEnqueueNDRangeKernel(e->ctx->queue, k, 1, NULL, &gsz, &lsz, 0, NULL, NULL);
+            if (err == CL_SUCCESS) err = clFinish(e->ctx->queue);
+            CG_DEBUG("peak: %s requires groups of %zu, reported %zu: a trial launch %s", name, lsz, kmax,
+                     err == CL_SUCCESS ? "ran" : cg_cl_strerror(err));
+        }
+        if ((lsz > kmax && (!required || err != CL_SUCCESS)) || gsz % lsz) {
             CG_DEBUG("peak: %s in groups of %zu skipped: the kernel takes %zu, the grid is %zu", name, lsz,
                      kmax, gsz);
             goto out;
@@ -89,7 +100,7 @@ out:
 static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
                           size_t gsz, double *best, int *runs)
 {
-    return time_lsz(e, p, name, a, b, n, gsz, 0, best, runs);
+    return time_lsz(e, p, name, a, b, n, gsz, 0, false, best, runs);
 }
 
 /* The one-pass layouts on a GPU (clpeak's): n / UNR work-items read UNR elements each, a grid apart
@@ -121,7 +132,7 @@ static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, c
                 if (g && !groups[g]) break;
                 const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
                 for (int j = 0; j < 4 && st == CG_OK; j++)
-                    st = time_lsz(e, p, names[j], a, b, n, n / unr, groups[g], best, runs);
+                    st = time_lsz(e, p, names[j], a, b, n, n / unr, groups[g], reqd, best, runs);
             }
             clReleaseProgram(p);
         }

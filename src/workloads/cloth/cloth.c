@@ -49,6 +49,10 @@ static const cg_rung rungs[] = {
      "cloth_jacobi", "-DFMA -DINTERIOR", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"cm-interior", "as merged-cm, particles 2 or more from every edge skip the 12 inside-the-grid tests: no branch between the loads",
      "cloth_vertex", "-DCM -DINTERIOR", 0, 0, {S_VERTEX, 64, 1, 0}},
+    {"cm-fma", "as merged-cm, its spring arithmetic in fma() as the fma rung's: with the loads coalesced, the arithmetic may count",
+     "cloth_vertex", "-DCM -DFMA", 0, 0, {S_VERTEX, 64, 1, 0}},
+    {"interior-r32", "as fma-interior, NVIDIA's compiler held to 32 registers a work-item: every warp slot of an SM filled, not 3 in 4",
+     "cloth_jacobi", "-DFMA -DINTERIOR -cl-nv-maxrregcount=32", CG_FEAT_NV_PTX, 0, {S_JACOBI, 16, 16, 0}},
     {"jacobi-once", "as fma, each spring computed once, by the particle it starts from, and handed to its other end",
      CLOTH_ONCE_KERNEL, "-DFMA", 0, 0, {S_JACOBI, 128, 16, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
@@ -69,7 +73,8 @@ static const cg_rung rungs[] = {
 /* clang-format off */
 static const cg_tspace spaces[] = {
     {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
-    {"merged,single,jacobi,best,fma,merged-fma,merged-cm,fma-interior,cm-interior,per-cloth,readback", 2,
+    {"merged,single,jacobi,best,fma,merged-fma,merged-cm,fma-interior,cm-interior,cm-fma,interior-r32,per-cloth,"
+     "readback", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
     {"jacobi-once", 2,
