@@ -443,6 +443,9 @@ PYEOF
     tune_run tune-cloth-cm 60 cloth:merged-cm --grid 1024x1024 --space 'wgx=16,32;wgy=2,4' --runs 5
     tune_run tune-cloth-r32 60 cloth:interior-r32 --grid 1024x1024 --space 'wgx=16,64;wgy=4,16' --runs 5
     run cloth-r32-tuned $C --grid 1024x1024 --runs 10 ;;
+  cloth-h200b) # issue 17 on an H200: cm-fma searched near its H100 winner, then run tuned beside merged-cm
+    tune_run tune-cloth-cmfma 50 cloth:cm-fma --grid 1024x1024 --space 'wgx=16,32;wgy=4' --runs 5
+    run cloth-h200b cloth:merged-cm,cloth:cm-fma --grid 1024x1024 --runs 10 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
