@@ -186,7 +186,8 @@ static void cloth_teardown(void *state)
             "cloth: spring stretch (rms) after %d iterations of the last frame, against the spring-coloured "
             "Gauss-Seidel scheme: %s",
             s->iters, s->summary);
-    cl_mem m[] = {s->init_buf, s->init_cm, s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp, s->jscale_buf};
+    cl_mem m[] = {s->init_buf, s->init_cm, s->cur[0], s->cur[1],
+                  s->prev[0],  s->prev[1], s->tmp,    s->jscale_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
     for (int f = 0; f < 2; f++)
@@ -260,7 +261,8 @@ static void cm_convert(const cloth_state *s, float *row, float *cm, bool to_cm)
     for (size_t c = 0; c < (size_t)s->cloths; c++)
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
-                float *r = row + 4 * (c * s->n + (size_t)y * W + x), *m = cm + 4 * (c * per + cm_index(W, H, x, y));
+                float *r = row + 4 * (c * s->n + (size_t)y * W + x),
+                      *m = cm + 4 * (c * per + cm_index(W, H, x, y));
                 memcpy(to_cm ? m : r, to_cm ? r : m, 4 * sizeof(float));
             }
 }
@@ -270,7 +272,8 @@ static void cm_convert(const cloth_state *s, float *row, float *cm, bool to_cm)
 static cg_status read_state(cg_ctx *ctx, cloth_state *s, cl_mem buf, bool cm, float *dst)
 {
     cg_status st = CG_OK;
-    size_t bytes = (cm ? cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths : s->total) * 4 * sizeof(float);
+    size_t bytes =
+        (cm ? cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths : s->total) * 4 * sizeof(float);
     CG_TRY(clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, cm ? s->cm : dst, 0, NULL, NULL));
     if (cm) cm_convert(s, dst, s->cm, false);
 out:
