@@ -35,7 +35,8 @@ rows = [r for r in json.load(open(sys.argv[1]))["results"] if r["workload"] == "
 bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("colour", "merged", "single", "jacobi", "local", "best", "fma",
-                                        "merged-fma", "merged-cm", "fma-interior", "cm-interior", "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
+                                        "merged-fma", "merged-cm", "fma-interior", "cm-interior", "cm-fma", "interior-r32",
+                                        "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
                                         "per-cloth", "readback")
         if w not in names]
 # springs of a 33x31 grid: structural 32*31 + 33*30, shear 2*32*30, bend 31*31 + 33*29
@@ -44,7 +45,9 @@ for r in rows:  # stages_s: the frames' commands by stage, readback only where t
     want = ["integrate", "relax"] + (["readback"] if r["rung"] == "readback" else [])
     if r["status"] == "ok" and list(r.get("stages_s", {})) != want:
         bad.append("%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), want))
-for r in rows:
+for r in rows:  # interior-r32 is NVIDIA's only (-cl-nv-maxrregcount): unsupported elsewhere, with the reason
+    if r["rung"] == "interior-r32" and r["status"] == "unsupported" and "nvidia-ptx" in r["reason"]:
+        continue
     if r["status"] != "ok":
         bad.append("%s: %s" % (r["rung"], r["status"]))
     if r.get("items") != 2 * 2 * 3 * springs:
