@@ -17,7 +17,7 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    fused-ring cpu-ring rgV-blocks rgH-blocks recursive-blocks"
+    fused-ring cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
@@ -151,7 +151,18 @@ strips fused-ring 130x1025,66x1024,3x519,65x556:2 130x1025,66x1024:10 67x556:32
 #      (257, 256, 263, 300), at sigma 2, 10 and 32, random and exact; then broken: the ring read one row late,
 #      the border lanes' columns clamped one off, the last partial vector's lanes dropped.
 strips cpu-ring 17x257,42x256,51x263,60x300,37x44,70x9,31x1,64x3:2 300x257,45x263:10 203x300:32
+# cpu-sums: the same kernel with running sums instead of the ring: a border width, a strip's last rows of 44 and
+# 1, one row, sigma 2, 10 and 32; broken: a finished output's sum not cleared, a row added with its neighbour's tap
+strips cpu-sums 17x257,60x300,31x1:2 45x263:10 203x300:32
 if ! sanitizer_pass; then
+for c in "keep:        acc[(y - y0) % T] = 0.0f;|" \
+    "tap:            int v = u + R - k;|            int v = u + R - k + (k == 1);"; do
+    name=${c%%:*} pair=${c#*:}
+    python3 -c 'import sys; a, b = sys.argv[1].split("|"); print(repr([(a, b)]))' "$pair" >"$TESTTMP/blur_cs.list"
+    make_wrong blur.cl "$TESTTMP/blur_cs_$name" <"$TESTTMP/blur_cs.list"
+    expect_wrong "cpu-sums broken ($name)" -- "$BIN" run blur:cpu-sums --kernel-dir "$TESTTMP/blur_cs_$name" \
+        --no-cache --size 61x300 --sigma 5 --runs 1 --warmup 0
+done
 for c in "late:        int q = (y - y0) % T; /* row y - R's entry */|        int q = (y - y0 + 1) % T;" \
     "lane:                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],|                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 2, w)], row[clampi(c + 2, w)]," \
     "tail:            for (int c = 0; c < 8 && x0 + c < w; c++)|            for (int c = 0; c < 4 && x0 + c < w; c++)"; do
@@ -264,9 +275,9 @@ CLGAUGE_LOCAL_MEM_CAP=24000 "$BIN" run blur --size 67x45 --sigma 5 --runs 1 --wa
 rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 24000 B" \
-        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 18 ]; then
+        "$TESTTMP/blur_cap.out" || [ "$(grep -c "^blur:[a-zA-Z0-9-]*  *OK" "$TESTTMP/blur_cap.out")" -ne 19 ]; then
     cat "$TESTTMP/blur_cap.out"
-    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 18 rungs OK"
+    fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, 19 rungs OK"
 fi
 CLGAUGE_LOCAL_MEM_CAP=48k "$BIN" run blur:sep --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_cap2.out" 2>&1 ||
     fail "CLGAUGE_LOCAL_MEM_CAP=48k: exit $?, want 0 (ignored)"

@@ -298,7 +298,9 @@ blur_ring(__global const float *in, __global float *out, int w, int h, __constan
  * from the input row: L1 hits on a CPU) into a ring of the last T filtered rows in private memory, kept twice
  * (entries p and p + T) so that the T rows under an output are T consecutive entries; each output row is then
  * one T-tap dot product down the ring. Nothing is summed in advance: fused-ring holds 2R running sums per
- * column, which overflow a CPU's 16 vector registers into the stack; here the ring is plain loads from L1. */
+ * column, which overflow a CPU's 16 vector registers into the stack; here the ring is plain loads from L1.
+ * With -DSUMS (the cpu-sums rung, fused-ring's scheme in this layout) each filtered row is instead added at
+ * once into the T running sums of the outputs it reaches, and an output is written when its last row came. */
 __kernel void blur_cpu_ring(__global const float *in, __global float *out, int w, int h, __constant float *g)
 {
     int x0 = get_global_id(0) * 8, y0 = get_global_id(1) * PY;
@@ -306,7 +308,13 @@ __kernel void blur_cpu_ring(__global const float *in, __global float *out, int w
     int ye = min(y0 + PY, h);
     bool inner = x0 - R >= 0 && x0 + 7 + R < w; /* every tap of the 8 columns inside the row: vector loads */
     float gk[T];
+#ifdef SUMS
+    float8 acc[T]; /* cpu-sums: the running sums of the T outputs a row can reach, output y at (y - y0) % T */
+    for (int k = 0; k < T; k++)
+        acc[k] = 0.0f;
+#else
     float8 ring[2 * T];
+#endif
     for (int k = 0; k < T; k++)
         gk[k] = g[k];
     for (int u = y0 - R; u < ye + R; u++) {
@@ -324,6 +332,18 @@ __kernel void blur_cpu_ring(__global const float *in, __global float *out, int w
                 s += gk[k] * v;
             }
         }
+#ifdef SUMS
+        /* row u is tap u - v + R of every output v from u - R to u + R: added to those in the strip, in the
+         * order of their taps, as cpu-ring's dot product adds them */
+        for (int k = 0; k < T; k++) {
+            int v = u + R - k;
+            if (v >= y0 && v < ye) acc[(v - y0) % T] += gk[k] * s;
+        }
+        int y = u - R; /* the output row whose window (y - R .. y + R) ends at row u: complete */
+        if (y < y0) continue;
+        float8 o = acc[(y - y0) % T];
+        acc[(y - y0) % T] = 0.0f;
+#else
         int p = (u - y0 + R) % T;
         ring[p] = s;
         ring[p + T] = s;
@@ -333,6 +353,7 @@ __kernel void blur_cpu_ring(__global const float *in, __global float *out, int w
         float8 o = 0.0f;
         for (int k = 0; k < T; k++)
             o += gk[k] * ring[q + k];
+#endif
         __global float *dst = out + y * w + x0;
         if (x0 + 8 <= w) {
             vstore8(o, 0, dst);
