@@ -155,22 +155,18 @@ strips cpu-ring 17x257,42x256,51x263,60x300,37x44,70x9,31x1,64x3:2 300x257,45x26
 # 1, one row, sigma 2, 10 and 32; broken: a finished output's sum not cleared, a row added with its neighbour's tap
 strips cpu-sums 17x257,60x300,31x1:2 45x263:10 203x300:32
 if ! sanitizer_pass; then
-for c in "keep:        acc[(y - y0) % T] = 0.0f;|" \
-    "tap:            int v = u + R - k;|            int v = u + R - k + (k == 1);"; do
-    name=${c%%:*} pair=${c#*:}
-    python3 -c 'import sys; a, b = sys.argv[1].split("|"); print(repr([(a, b)]))' "$pair" >"$TESTTMP/blur_cs.list"
-    make_wrong blur.cl "$TESTTMP/blur_cs_$name" <"$TESTTMP/blur_cs.list"
-    expect_wrong "cpu-sums broken ($name)" -- "$BIN" run blur:cpu-sums --kernel-dir "$TESTTMP/blur_cs_$name" \
-        --no-cache --size 61x300 --sigma 5 --runs 1 --warmup 0
-done
-for c in "late:        int q = (y - y0) % T; /* row y - R's entry */|        int q = (y - y0 + 1) % T;" \
-    "lane:                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],|                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 2, w)], row[clampi(c + 2, w)]," \
-    "tail:            for (int c = 0; c < 8 && x0 + c < w; c++)|            for (int c = 0; c < 4 && x0 + c < w; c++)"; do
-    name=${c%%:*} pair=${c#*:}
+# RUNG/NAME/SIZE:OLD|NEW: RUNG built from blur.cl with OLD replaced by NEW must fail at SIZE (sigma 5)
+for c in "cpu-sums/keep/61x300:        acc[(y - y0) % T] = 0.0f;|" \
+    "cpu-sums/tap/61x300:            int v = u + R - k;|            int v = u + R - k + (k == 1);" \
+    "cpu-ring/late/61x70:        int q = (y - y0) % T; /* row y - R's entry */|        int q = (y - y0 + 1) % T;" \
+    "cpu-ring/lane/61x70:                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 1, w)], row[clampi(c + 2, w)],|                float8 v = (float8)(row[clampi(c, w)], row[clampi(c + 2, w)], row[clampi(c + 2, w)]," \
+    "cpu-ring/tail/61x70:            for (int c = 0; c < 8 && x0 + c < w; c++)|            for (int c = 0; c < 4 && x0 + c < w; c++)"; do
+    head=${c%%:*} pair=${c#*:}
+    IFS=/ read -r rung name size <<<"$head"
     python3 -c 'import sys; a, b = sys.argv[1].split("|"); print(repr([(a, b)]))' "$pair" >"$TESTTMP/blur_cr.list"
     make_wrong blur.cl "$TESTTMP/blur_cr_$name" <"$TESTTMP/blur_cr.list"
-    expect_wrong "cpu-ring broken ($name)" -- "$BIN" run blur:cpu-ring --kernel-dir "$TESTTMP/blur_cr_$name" \
-        --no-cache --size 61x70 --sigma 5 --runs 1 --warmup 0
+    expect_wrong "$rung broken ($name)" -- "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_cr_$name" \
+        --no-cache --size "$size" --sigma 5 --runs 1 --warmup 0
 done
 fi
 
