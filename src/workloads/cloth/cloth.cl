@@ -393,8 +393,9 @@ cloth_jtile(__global const float4 *src, __global float4 *dst, int W, int H, floa
  * memory), the 2 above from its own earlier rows (registers). A spring's factor has the same bits from
  * either end (the squared length of b - a and of a - b are the same), and every particle sums its 12 springs
  * in cloth_jacobi's order with the same operations, so the result is the same bits as jacobi's. Positions:
- * 5 rows in local memory (a ring: a row is overwritten three steps after its last read, no barrier needed
- * for that), TX + 1 columns of each (one column right of the group for the (x+2, r) springs). */
+ * 5 rows in local memory (a ring: a slot is rewritten two steps after its last read, with a step's two
+ * barriers between; with 4, a step would rewrite the slot the step before read after its last barrier),
+ * TX + 1 columns of each (one column right of the group for the (x+2, r) springs). */
 #define RING 5
 __kernel __attribute__((reqd_work_group_size(TX, 1, 1))) void
 cloth_jonce(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest, float4 stiff,
