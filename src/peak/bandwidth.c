@@ -49,12 +49,10 @@ out:
 }
 
 /* Times kernel `name` of p with args (a, b[, n]) over gsz work-items in groups of lsz (0: cg_peak_local's
- * pick); keeps the best time over calls in *best. A group larger than the kernel takes, or one that does not
- * divide gsz, is skipped (nothing timed). */
-/* Times kernel `name` over gsz work-items in groups of lsz (0: cg_peak_local's choice); a group larger than
- * the kernel's CL_KERNEL_WORK_GROUP_SIZE is skipped, unless `required` (the kernel declares that group with
- * reqd_work_group_size): then one trial launch decides, as clpeak launches its largest groups without asking
- * (NVIDIA reports 256 for these kernels even when they require 1024). */
+ * pick); keeps the best time over calls in *best. A group that does not divide gsz is skipped (nothing
+ * timed), and so is one larger than the kernel's CL_KERNEL_WORK_GROUP_SIZE, unless `required` (the kernel
+ * declares that group with reqd_work_group_size): then one trial launch decides, as clpeak launches its
+ * largest groups without asking (NVIDIA reports 256 for these kernels even when they require 1024). */
 static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
                           size_t gsz, size_t lsz, bool required, double *best, int *runs)
 {

@@ -272,8 +272,7 @@ static void cm_convert(const cloth_state *s, float *row, float *cm, bool to_cm)
 static cg_status read_state(cg_ctx *ctx, cloth_state *s, cl_mem buf, bool cm, float *dst)
 {
     cg_status st = CG_OK;
-    size_t bytes =
-        (cm ? cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths : s->total) * 4 * sizeof(float);
+    size_t bytes = (cm ? s->slots : s->total) * 4 * sizeof(float);
     CG_TRY(clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, bytes, cm ? s->cm : dst, 0, NULL, NULL));
     if (cm) cm_convert(s, dst, s->cm, false);
 out:
@@ -283,12 +282,11 @@ out:
 static cg_status make_buffers(cg_ctx *ctx, cloth_state *s)
 {
     cg_status st = CG_OK;
-    size_t bytes = s->slots * 4 * sizeof(float), in = s->total * 4 * sizeof(float),
-           cm = cloth_cm_slots(s->prm.w, s->prm.h) * (size_t)s->cloths * 4 * sizeof(float);
-    memset(s->cm, 0, s->slots * 4 * sizeof(float));
+    size_t bytes = s->slots * 4 * sizeof(float), in = s->total * 4 * sizeof(float);
+    memset(s->cm, 0, bytes);
     cm_convert(s, s->init, s->cm, true);
     CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in, s->init, CG_BUF_INPUT, &s->init_buf);
-    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cm, s->cm, CG_BUF_INPUT, &s->init_cm);
+    CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->cm, CG_BUF_INPUT, &s->init_cm);
     CG_TRY_BUF(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof s->prm.jscale, s->prm.jscale,
                CG_BUF_INPUT, &s->jscale_buf);
     for (int d = 0; d < 2; d++) {
@@ -453,14 +451,20 @@ int cloth_rung_jk(const cg_rung *r)
     return o ? atoi(o + 5) : 0;
 }
 
+/* Whether the rung's build options hold `opt`. */
+static bool rung_has(const cg_rung *r, const char *opt)
+{
+    return r->options && strstr(r->options, opt) != NULL;
+}
+
 bool cloth_rung_fma(const cg_rung *r)
 {
-    return r->options && strstr(r->options, "-DFMA") != NULL;
+    return rung_has(r, "-DFMA");
 }
 
 bool cloth_rung_cm(const cg_rung *r)
 {
-    return r->options && strstr(r->options, "-DCM") != NULL;
+    return rung_has(r, "-DCM");
 }
 
 /* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row);

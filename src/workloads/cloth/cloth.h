@@ -90,7 +90,8 @@ typedef struct cloth_state {
     cloth_params prm;
     size_t n;     /* particles of one cloth */
     size_t total; /* particles of all cloths: n x cloths */
-    size_t slots; /* float4 slots of every state buffer: the larger of total and the colour-major layout's */
+    size_t slots; /* float4 slots of every state buffer: the colour-major layout's (cloth_cm_slots x cloths,
+                     at least total) */
     int cloths;   /* --cloths */
     size_t nsprings; /* springs of every family, of all cloths */
     int iters, steps;
