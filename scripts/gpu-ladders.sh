@@ -446,6 +446,16 @@ PYEOF
   cloth-h200b) # issue 17 on an H200: cm-fma searched near its H100 winner, then run tuned beside merged-cm
     tune_run tune-cloth-cmfma 50 cloth:cm-fma --grid 1024x1024 --space 'wgx=16,32;wgy=4' --runs 5
     run cloth-h200b cloth:merged-cm,cloth:cm-fma --grid 1024x1024 --runs 10 ;;
+  cloth-rows) # issue 17: 2 and 4 particles a work-item (interior-2rows, -4rows), the integration without the
+    # copy (interior-noprev) and both together, beside fma-interior at 1024x1024: own values, the multi-row
+    # rungs searched, tuned, then K = 20
+    C=cloth:fma-interior,cloth:interior-2rows,cloth:interior-4rows,cloth:interior-noprev,cloth:2rows-noprev,cloth:4rows-noprev
+    run cloth-rows $C --grid 1024x1024 --runs 10
+    for r in interior-2rows interior-4rows 2rows-noprev 4rows-noprev; do
+      tune_run tune-cloth-$r 60 cloth:$r --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' --budget 20 --runs 5
+    done
+    run cloth-rows-tuned $C --grid 1024x1024 --runs 10
+    run cloth-rows-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

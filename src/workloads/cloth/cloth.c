@@ -53,6 +53,16 @@ static const cg_rung rungs[] = {
      "cloth_vertex", "-DCM -DFMA", 0, 0, {S_VERTEX, 64, 1, 0}},
     {"interior-r32", "as fma-interior, NVIDIA's compiler held to 32 registers a work-item: every warp slot of an SM filled, not 3 in 4",
      "cloth_jacobi", "-DFMA -DINTERIOR -cl-nv-maxrregcount=32", CG_FEAT_NV_PTX, 0, {S_JACOBI, 16, 16, 0}},
+    {"interior-2rows", "as fma-interior, 2 particles a work-item, one above the other: their 26 neighbour reads from 18 loads",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=2", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"interior-4rows", "as interior-2rows, 4 particles a work-item: 52 neighbour reads from 28 loads",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=4", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"interior-noprev", "as fma-interior, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"2rows-noprev", "as interior-2rows, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=2 -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"4rows-noprev", "as interior-4rows, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=4 -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"jacobi-once", "as fma, each spring computed once, by the particle it starts from, and handed to its other end",
      CLOTH_ONCE_KERNEL, "-DFMA", 0, 0, {S_JACOBI, 128, 16, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
@@ -73,8 +83,8 @@ static const cg_rung rungs[] = {
 /* clang-format off */
 static const cg_tspace spaces[] = {
     {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
-    {"merged,single,jacobi,best,fma,merged-fma,merged-cm,fma-interior,cm-interior,cm-fma,interior-r32,per-cloth,"
-     "readback", 2,
+    {"merged,single,jacobi,best,fma,merged-fma,merged-cm,fma-interior,cm-interior,cm-fma,interior-r32,"
+     "interior-2rows,interior-4rows,interior-noprev,2rows-noprev,4rows-noprev,per-cloth,readback", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
     {"jacobi-once", 2,
@@ -342,19 +352,21 @@ out:
     return st;
 }
 
-/* Per frame: the integration reads cur and prev and writes both (4 x 16 B per particle), each iteration reads
- * and writes every particle once (2 x 16 B): the traffic of a perfect cache. Items: springs relaxed. */
+/* Per frame: the integration reads cur and prev and writes both (4 x 16 B per particle; 3 x 16 B for -DNOPREV,
+ * which writes the next state only), each iteration reads and writes every particle once (2 x 16 B): the
+ * traffic of a perfect cache. Items: springs relaxed. */
 static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const cloth_state *s = state;
-    (void)r;
+    bool noprev = cloth_rung_noprev(r);
     double n = (double)s->total, frames = s->steps, iters = s->iters;
-    m->bytes = frames * n * (64.0 + iters * 32.0);
+    m->bytes = frames * n * ((noprev ? 48.0 : 64.0) + iters * 32.0);
     m->items = frames * iters * (double)s->nsprings;
     m->flops = m->items * CLOTH_FLOPS;
     m->item_unit = "spring";
     m->bytes_note =
-        "R+W: per frame 64 B/particle (integration), per iteration 32 B/particle (float4 in, out)";
+        noprev ? "R+W: per frame 48 B/particle (integration: 2 states in, 1 out), per iteration 32 B/particle (float4 in, out)"
+               : "R+W: per frame 64 B/particle (integration), per iteration 32 B/particle (float4 in, out)";
     m->ceiling = CG_CEIL_COPY;
 }
 
@@ -389,23 +401,20 @@ static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_r
 }
 
 /* The residual of the device's state before the last frame's relaxation: the last frame integrated the
- * relaxed states of the two frames before it (init for frames before the first), which the frame ping-pong's
- * previous-state buffers still hold; integrated again here as cloth_integrate does. */
-static cg_status device_pre(cg_ctx *ctx, cloth_state *s, bool fma, bool cm, cloth_resid *pre)
+ * relaxed states of the two frames before it (init for frames before the first), which the run left in the
+ * buffers cloth_rung_pre names; integrated again here as cloth_integrate does. */
+static cg_status device_pre(cg_ctx *ctx, cloth_state *s, const void *rs, cloth_resid *pre)
 {
     cloth_params p = s->prm;
-    p.fma = fma;
+    p.fma = cloth_rung_fma_of(rs);
+    bool cm = cloth_rung_cm_of(rs);
     cg_status st = CG_OK;
-    size_t bytes = s->total * 4 * sizeof(float), m = 4 * s->total;
+    size_t m = 4 * s->total;
     float *cur = s->scratch, *prev = cur + m, *ncur = prev + m, *nprev = ncur + m;
-    if (s->steps == 1) {
-        memcpy(cur, s->init, bytes);
-        memcpy(prev, s->init, bytes);
-    } else {
-        if ((st = read_state(ctx, s, s->prev[(s->steps - 1) % 2], cm, cur)) != CG_OK ||
-            (st = read_state(ctx, s, s->prev[s->steps % 2], cm, prev)) != CG_OK)
-            goto out;
-    }
+    cl_mem in[2];
+    cloth_rung_pre(rs, in);
+    if ((st = read_state(ctx, s, in[0], cm, cur)) != CG_OK || (st = read_state(ctx, s, in[1], cm, prev)) != CG_OK)
+        goto out;
     for (size_t c = 0, k = 4 * s->n; c < (size_t)s->cloths; c++)
         cloth_integrate_host(&p, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
     *pre = cloth_residual(&s->prm, ncur, s->cloths);
@@ -467,6 +476,18 @@ bool cloth_rung_cm(const cg_rung *r)
     return rung_has(r, "-DCM");
 }
 
+bool cloth_rung_noprev(const cg_rung *r)
+{
+    return rung_has(r, "-DNOPREV");
+}
+
+int cloth_rung_pr(const cg_rung *r)
+{
+    const char *o = r->options ? strstr(r->options, "-DPR=") : NULL;
+    int n = o ? atoi(o + 5) : 1;
+    return n > 1 ? n : 1;
+}
+
 /* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row);
  * cloth_jonce's group and strip: -DTX=128 -DSR=16. */
 static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
@@ -517,7 +538,7 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
         if (!c->ok) exact_detail(s, c);
     }
     cloth_resid got = cloth_residual(&s->prm, s->got, s->cloths), pre;
-    if ((st = device_pre(ctx, s, fma, cm, &pre)) != CG_OK) goto out;
+    if ((st = device_pre(ctx, s, rs, &pre)) != CG_OK) goto out;
     if (c->ok && !physical(s, &pre, &got, c)) {
         c->ok = false;
         c->mismatches = c->mismatches ? c->mismatches : 1;

@@ -73,7 +73,8 @@ static float spring_factor(float4 a, float4 b, float L, float k)
 #define CLOTH_SLOTS ((size_t)W * H)
 #endif
 
-/* Frame step, one work-item per particle: reads the current and previous states, writes the next ones. */
+/* Frame step, one work-item per particle: reads the current and previous states, writes the next ones; with
+ * -DNOPREV the next state only (the host keeps the current one as the next frame's previous state). */
 __kernel void cloth_integrate(__global const float4 *cur, __global const float4 *prev, __global float4 *ncur,
                               __global float4 *nprev, int W, int H, float4 wind, float grav, float damp)
 {
@@ -108,7 +109,9 @@ __kernel void cloth_integrate(__global const float4 *cur, __global const float4 
     q.z = p.z + ((p.z - o.z) * damp + az) * p.w;
     q.w = p.w;
     ncur[i] = q;
+#ifndef NOPREV
     nprev[i] = p;
+#endif
 }
 
 /* The anchor coordinate of the na-th spring of parity `par` along the coloured axis: every other anchor for
@@ -258,28 +261,60 @@ static float4 jacobi_move(float4 p, float sx, float sy, float sz, float s)
     if (INSIDE(dx, dy)) JTERM(buf, stride, dx, dy, f)
 
 /* Jacobi: every particle from the previous iterate src into dst: the sum of its springs' corrections, all
- * computed from src, scaled by jscale[its spring count]. */
+ * computed from src, scaled by jscale[its spring count]. With -DPR=n (n > 1) a work-item takes n particles
+ * one above the other (global: W x ceil(H / n)); with -DINTERIOR too, a column of n interior particles first
+ * loads the window of src their springs reach (PR + 4 rows, 1, 3 or 5 wide: 18 loads for 2 particles' 26
+ * reads, 28 for 4's 52) and computes each from registers, the same terms in the same order: the same bits. */
+#ifndef PR
+#define PR 1
+#endif
+/* Of the window's row j (src row y0 - 2 + j), the columns x - WR(j) .. x + WR(j) are read. */
+#define WR(j) ((j) < 2 ? (j) : (j) > PR + 1 ? PR + 3 - (j) : 2)
 __kernel void cloth_jacobi(__global const float4 *src, __global float4 *dst, int W, int H, float4 rest,
                            float4 stiff, __global const float *jscale)
 {
-    int x = get_global_id(0), y = get_global_id(1);
-    if (x >= W || y >= H) return;
+    int x = get_global_id(0), y0 = get_global_id(1) * PR;
+    if (x >= W || y0 >= H) return;
     size_t base = get_global_id(2) * (size_t)W * H;
     src += base;
     dst += base;
-    int i = y * W + x, n = 0;
-    float4 p = src[i];
-    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+#if PR > 1 && defined(INTERIOR)
+    if (x >= 2 && x < W - 2 && y0 >= 2 && y0 + PR - 1 < H - 2) {
+        float4 win[(PR + 4) * 5];
+        int i0 = (y0 - 2) * W + x;
+#pragma unroll
+        for (int j = 0; j < PR + 4; j++)
+#pragma unroll
+            for (int c = -2; c <= 2; c++)
+                if (c >= -WR(j) && c <= WR(j)) win[j * 5 + 2 + c] = src[i0 + j * W + c];
+#pragma unroll
+        for (int r = 0; r < PR; r++) {
+            int i = (r + 2) * 5 + 2, n = 0;
+            float4 p = win[i];
+            float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+#define WIN(dx, dy, f) JTERM(win, 5, dx, dy, f)
+            FOR_SPRINGS(WIN)
+#undef WIN
+            dst[i0 + (r + 2) * W] = jacobi_move(p, sx, sy, sz, jscale[n]);
+        }
+        return;
+    }
+#endif
+    for (int y = y0; y < y0 + PR && y < H; y++) {
+        int i = y * W + x, n = 0;
+        float4 p = src[i];
+        float sx = 0.0f, sy = 0.0f, sz = 0.0f;
 #define SUM(dx, dy, f) JSUM(src, W, dx, dy, f)
 #define ALL(dx, dy, f) JTERM(src, W, dx, dy, f)
-    if (INNER) {
-        FOR_SPRINGS(ALL)
-    } else {
-        FOR_SPRINGS(SUM)
-    }
+        if (INNER) {
+            FOR_SPRINGS(ALL)
+        } else {
+            FOR_SPRINGS(SUM)
+        }
 #undef ALL
 #undef SUM
-    dst[i] = jacobi_move(p, sx, sy, sz, jscale[n]);
+        dst[i] = jacobi_move(p, sx, sy, sz, jscale[n]);
+    }
 }
 
 #ifndef TX

@@ -60,6 +60,10 @@ int cloth_rung_jk(const cg_rung *r);
 bool cloth_rung_fma(const cg_rung *r);
 /* Whether a rung's build options hold -DCM: its states stored colour-major (cloth.cl's IDX). */
 bool cloth_rung_cm(const cg_rung *r);
+/* Whether they hold -DNOPREV: its integration writes the next state only (cloth_enqueue). */
+bool cloth_rung_noprev(const cg_rung *r);
+/* cloth_jacobi's particles a work-item: its build option -DPR=n (1 without). */
+int cloth_rung_pr(const cg_rung *r);
 /* Slots of one cloth in a colour-major buffer: 5 colours x H rows x ceil(W / 5) (at least W x H). */
 size_t cloth_cm_slots(int w, int h);
 
@@ -161,6 +165,8 @@ void cloth_release(void *rs);
 /* The buffer that holds the final state after the last run of rung rs, and the rung's scheme. */
 cl_mem cloth_result_buf(const void *rs);
 cloth_scheme cloth_rung_scheme(const void *rs);
+/* The last frame's integration inputs (current, previous state) as the last run of rs left them. */
+void cloth_rung_pre(const void *rs, cl_mem pre[2]);
 bool cloth_rung_fma_of(const void *rs); /* cloth_rung_fma of the rung rs was prepared from */
 bool cloth_rung_cm_of(const void *rs);  /* cloth_rung_cm of it */
 const char *cloth_rung_name(const void *rs);

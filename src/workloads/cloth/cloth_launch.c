@@ -17,11 +17,14 @@ typedef struct cloth_rung {
     bool readback, percloth, verified;
     bool fma; /* built with -DFMA: replayed by the host with fused multiply-adds */
     bool cm;  /* built with -DCM: its states colour-major, starting from s->init_cm */
+    bool noprev; /* built with -DNOPREV: the integration writes the next state only (cloth_enqueue) */
     int jk;   /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
     int rows; /* cloth_jonce's strip: rows a group walks (0: another kernel) */
+    int pr;   /* cloth_jacobi's particles a work-item, one above the other (-DPR=n; 1 without) */
     cl_kernel integ, relax;
     size_t wg[2];
     cl_mem result; /* where the last run left the final state */
+    cl_mem pre[2]; /* the last frame's integration inputs, current and previous state, as the run left them */
     float *host;   /* the readback rung's per-frame copy */
 } cloth_rung;
 
@@ -38,6 +41,12 @@ cl_mem cloth_result_buf(const void *rs)
 const char *cloth_rung_name(const void *rs)
 {
     return ((const cloth_rung *)rs)->name;
+}
+
+void cloth_rung_pre(const void *rs, cl_mem pre[2])
+{
+    pre[0] = ((const cloth_rung *)rs)->pre[0];
+    pre[1] = ((const cloth_rung *)rs)->pre[1];
 }
 
 cloth_scheme cloth_rung_scheme(const void *rs)
@@ -141,6 +150,8 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
     q->jk = cloth_rung_jk(r);
     q->fma = cloth_rung_fma(r);
     q->cm = cloth_rung_cm(r);
+    q->noprev = cloth_rung_noprev(r);
+    q->pr = cloth_rung_pr(r);
     cloth_rung_wg(s, r, q->wg, &q->rows);
     CG_FAIL_IF(q->rows > 0 && q->wg[0] < 4, CG_E_RUNTIME,
                "cloth:%s: needs work-groups of at least 4, this device's largest is %zu", r->name, s->max_wg);
@@ -193,16 +204,14 @@ static cg_status launch3(cg_ctx *ctx, cg_events *ev, cl_kernel k, const cloth_ru
     return launch(ctx, ev, k, q, 3, global, local);
 }
 
-/* The integration: a work-item per particle, colour-major rungs' in the store's order (5 x ceil(W / 5)). */
-static cg_status integrate(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, cl_mem cur, cl_mem prev, int d,
-                           cg_events *ev)
+/* The integration from (cur, prev) into (ncur, nprev): a work-item per particle, colour-major rungs' in the
+ * store's order (5 x ceil(W / 5)). */
+static cg_status integrate(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, const cl_mem io[4], cg_events *ev)
 {
     cg_status st = CG_OK;
     size_t w = q->cm ? 5 * (((size_t)s->prm.w + 4) / 5) : (size_t)s->prm.w;
-    CG_TRY(clSetKernelArg(q->integ, 0, sizeof cur, &cur));
-    CG_TRY(clSetKernelArg(q->integ, 1, sizeof prev, &prev));
-    CG_TRY(clSetKernelArg(q->integ, 2, sizeof s->cur[d], &s->cur[d]));
-    CG_TRY(clSetKernelArg(q->integ, 3, sizeof s->prev[d], &s->prev[d]));
+    for (cl_uint a = 0; a < 4; a++)
+        CG_TRY(clSetKernelArg(q->integ, a, sizeof io[a], &io[a]));
     st = launch3(ctx, ev, q->integ, q, s, w, (size_t)s->prm.h);
 out:
     return st;
@@ -260,20 +269,20 @@ static cg_status iter_jacobi(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, c
         size_t global[3] = {groups * q->wg[0], strips, (size_t)s->cloths}, local[3] = {q->wg[0], 1, 1};
         st = launch(ctx, ev, q->relax, q, 3, global, local);
     } else {
-        st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, (size_t)s->prm.h);
+        st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, ((size_t)s->prm.h + (size_t)q->pr - 1) / (size_t)q->pr);
     }
 out:
     return st;
 }
 
-/* Frame f: integrate from (cur, prev) into set d, relax there; *cur is left at the relaxed state (for Jacobi
- * one of cur[d] and tmp). */
-static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, cl_mem prev, int d,
-                       cg_events *ev)
+/* One frame: integrate io = (cur, prev, ncur, nprev), relax in ncur with `other` as the Jacobi iterate's
+ * second buffer; *relaxed gets the buffer that holds the relaxed state (ncur or other). */
+static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, const cl_mem io[4], cl_mem other,
+                       cl_mem *relaxed, cg_events *ev)
 {
     cg_events_stage(ev, "integrate"); /* the JSON's stages_s, summed over the frames */
-    cg_status st = integrate(ctx, s, q, *cur, prev, d, ev);
-    cl_mem pos = s->cur[d], other = s->tmp;
+    cg_status st = integrate(ctx, s, q, io, ev);
+    cl_mem pos = io[2];
     cg_events_stage(ev, "relax");
     for (int k = 0; k < s->iters && st == CG_OK; k++) {
         if (q->scheme == S_COLOUR) {
@@ -289,7 +298,7 @@ static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, 
             st = iter_vertex(ctx, s, q, pos, ev);
         }
     }
-    *cur = pos;
+    *relaxed = pos;
     if (st == CG_OK && q->readback) {
         cg_events_stage(ev, "readback");
         cl_event *e = cg_events_next(ev);
@@ -304,8 +313,21 @@ static cg_status frame(cg_ctx *ctx, cloth_state *s, cloth_rung *q, cl_mem *cur, 
     return st;
 }
 
-/* S frames; frame f integrates into set f % 2, from the initial state for f = 0. With Jacobi the relaxed
- * state may sit in tmp: the next frame's integration reads it there and writes the other set. */
+/* A state buffer that is none of a, b, c (five for at most three in use). */
+static cl_mem spare(const cloth_state *s, cl_mem a, cl_mem b, cl_mem c)
+{
+    const cl_mem pool[5] = {s->cur[0], s->cur[1], s->prev[0], s->prev[1], s->tmp};
+    for (int k = 0; k < 5; k++)
+        if (pool[k] != a && pool[k] != b && pool[k] != c) return pool[k];
+    return NULL;
+}
+
+/* S frames from the initial state (frame 0 reads it as both cur and prev). Frame f integrates into set
+ * f % 2, writing the current state's copy as the next previous one; with Jacobi the relaxed state may sit in
+ * tmp, from where the next frame's integration reads it. A -DNOPREV rung's integration writes no copy: the
+ * next frame reads the current state's own buffer as its previous one, so the integration writes, and the
+ * relaxation works in, two buffers that are neither of its inputs. Either way the last frame's inputs
+ * survive the run (q->pre: the checks integrate them again). */
 cg_status cloth_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
 {
     cloth_state *s = state;
@@ -313,9 +335,15 @@ cg_status cloth_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
     cg_status st = CG_OK;
     cl_mem cur = q->cm ? s->init_cm : s->init_buf, prev = cur;
     for (int f = 0; f < s->steps && st == CG_OK; f++) {
-        int d = f % 2;
-        st = frame(ctx, s, q, &cur, prev, d, ev);
-        prev = s->prev[d];
+        cl_mem io[4] = {cur, prev, s->cur[f % 2], s->prev[f % 2]}, other = s->tmp;
+        if (q->noprev) {
+            io[2] = io[3] = spare(s, cur, prev, NULL);
+            other = spare(s, cur, prev, io[2]);
+        }
+        q->pre[0] = q->noprev ? cur : io[3];
+        q->pre[1] = prev;
+        st = frame(ctx, s, q, io, other, &cur, ev);
+        prev = q->pre[0];
     }
     q->result = cur;
     return st;
