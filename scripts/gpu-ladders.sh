@@ -446,16 +446,23 @@ PYEOF
   cloth-h200b) # issue 17 on an H200: cm-fma searched near its H100 winner, then run tuned beside merged-cm
     tune_run tune-cloth-cmfma 50 cloth:cm-fma --grid 1024x1024 --space 'wgx=16,32;wgy=4' --runs 5
     run cloth-h200b cloth:merged-cm,cloth:cm-fma --grid 1024x1024 --runs 10 ;;
-  cloth-rows) # issue 17: 2 and 4 particles a work-item (interior-2rows, -4rows), the integration without the
-    # copy (interior-noprev) and both together, beside fma-interior at 1024x1024: own values, the multi-row
-    # rungs searched, tuned, then K = 20
-    C=cloth:fma-interior,cloth:interior-2rows,cloth:interior-4rows,cloth:interior-noprev,cloth:2rows-noprev,cloth:4rows-noprev
+  cloth-rows) # issue 17: 2 particles a work-item (interior-2rows), the integration without the copy
+    # (interior-noprev) beside fma-interior at 1024x1024, searched, tuned, K = 20 (s15a at d0edfae also ran
+    # interior-4rows and both with -DNOPREV: they lost, and are gone)
+    C=cloth:fma-interior,cloth:interior-2rows,cloth:interior-noprev
     run cloth-rows $C --grid 1024x1024 --runs 10
-    for r in interior-2rows interior-4rows 2rows-noprev 4rows-noprev; do
-      tune_run tune-cloth-$r 60 cloth:$r --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' --budget 20 --runs 5
-    done
+    tune_run tune-cloth-2rows 60 cloth:interior-2rows --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' --budget 20 --runs 5
     run cloth-rows-tuned $C --grid 1024x1024 --runs 10
     run cloth-rows-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
+  cloth-grid) # issue 17: the grid's size compiled in (noprev-grid), then 1/sqrt in 2 Newton steps (grid-rsq2),
+    # beside fma-interior and interior-noprev at 1024x1024: own values, the new rungs searched, tuned, K = 20
+    C=cloth:fma-interior,cloth:interior-noprev,cloth:noprev-grid,cloth:grid-rsq2
+    run cloth-grid $C --grid 1024x1024 --runs 10
+    for r in interior-noprev noprev-grid grid-rsq2; do
+      tune_run tune-cloth-$r 60 cloth:$r --grid 1024x1024 --space 'wgx=16,32,64,128;wgy=1,2,4,8,16' --budget 20 --runs 5
+    done
+    run cloth-grid-tuned $C --grid 1024x1024 --runs 10
+    run cloth-grid-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

@@ -55,14 +55,12 @@ static const cg_rung rungs[] = {
      "cloth_jacobi", "-DFMA -DINTERIOR -cl-nv-maxrregcount=32", CG_FEAT_NV_PTX, 0, {S_JACOBI, 16, 16, 0}},
     {"interior-2rows", "as fma-interior, 2 particles a work-item, one above the other: their 26 neighbour reads from 18 loads",
      "cloth_jacobi", "-DFMA -DINTERIOR -DPR=2", 0, 0, {S_JACOBI, 16, 16, 0}},
-    {"interior-4rows", "as interior-2rows, 4 particles a work-item: 52 neighbour reads from 28 loads",
-     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=4", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"interior-noprev", "as fma-interior, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
      "cloth_jacobi", "-DFMA -DINTERIOR -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
-    {"2rows-noprev", "as interior-2rows, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
-     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=2 -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
-    {"4rows-noprev", "as interior-4rows, the integration writes the new state only (48 of 64 B a particle): the old one stays where it is",
-     "cloth_jacobi", "-DFMA -DINTERIOR -DPR=4 -DNOPREV", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"noprev-grid", "as interior-noprev, the grid's size compiled in (-D): row offsets and bounds become constants",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DNOPREV -DGRID", 0, 0, {S_JACOBI, 16, 16, 0}},
+    {"grid-rsq2", "as noprev-grid, 1/sqrt from 2 Newton steps, not 3 (relative error 4.6e-6): 3 of about 30 operations a spring fewer",
+     "cloth_jacobi", "-DFMA -DINTERIOR -DNOPREV -DGRID -DRSQ2", 0, 0, {S_JACOBI, 16, 16, 0}},
     {"jacobi-once", "as fma, each spring computed once, by the particle it starts from, and handed to its other end",
      CLOTH_ONCE_KERNEL, "-DFMA", 0, 0, {S_JACOBI, 128, 16, 0}},
     {"jacobi-local", "as best, the tile and a 2-particle halo copied to local memory first: the 12 gathers from there",
@@ -84,7 +82,7 @@ static const cg_rung rungs[] = {
 static const cg_tspace spaces[] = {
     {"colour", 1, {{"wgx", P_WGX, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}}}},
     {"merged,single,jacobi,best,fma,merged-fma,merged-cm,fma-interior,cm-interior,cm-fma,interior-r32,"
-     "interior-2rows,interior-4rows,interior-noprev,2rows-noprev,4rows-noprev,per-cloth,readback", 2,
+     "interior-2rows,interior-noprev,noprev-grid,grid-rsq2,per-cloth,readback", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 6, {8, 16, 32, 64, 128, 256}},
       {"wgy", P_WGY, CG_TR_WG_Y, 5, {1, 2, 4, 8, 16}}}},
     {"jacobi-once", 2,
@@ -200,7 +198,7 @@ static void cloth_teardown(void *state)
                   s->prev[0],  s->prev[1], s->tmp,    s->jscale_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
-    for (int f = 0; f < 2; f++)
+    for (int f = 0; f < CLOTH_ARITHS; f++)
         for (int i = 0; i < S_COUNT; i++)
             cloth_ref_free(&s->ref[f][i]);
     free(s->init);
@@ -227,6 +225,7 @@ static void set_params(cloth_params *p, int w, int h)
     p->wind[0] = (float)(CLOTH_WIND_X * dt2);
     p->wind[1] = 0.0f;
     p->wind[2] = (float)(CLOTH_WIND_Z * dt2);
+    p->newton = 3;
     p->jscale[0] = 0.0f;
     for (int n = 1; n < 16; n++)
         p->jscale[n] = (float)(CLOTH_JACOBI_W / n);
@@ -352,9 +351,9 @@ out:
     return st;
 }
 
-/* Per frame: the integration reads cur and prev and writes both (4 x 16 B per particle; 3 x 16 B for -DNOPREV,
- * which writes the next state only), each iteration reads and writes every particle once (2 x 16 B): the
- * traffic of a perfect cache. Items: springs relaxed. */
+/* Per frame: the integration reads cur and prev and writes both (4 x 16 B per particle; 3 x 16 B for
+ * -DNOPREV, which writes the next state only), each iteration reads and writes every particle once (2 x 16
+ * B): the traffic of a perfect cache. Items: springs relaxed. */
 static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
 {
     const cloth_state *s = state;
@@ -365,7 +364,8 @@ static void cloth_model(const void *state, const cg_rung *r, cg_model *m)
     m->flops = m->items * CLOTH_FLOPS;
     m->item_unit = "spring";
     m->bytes_note =
-        noprev ? "R+W: per frame 48 B/particle (integration: 2 states in, 1 out), per iteration 32 B/particle (float4 in, out)"
+        noprev ? "R+W: per frame 48 B/particle (integration: 2 states in, 1 out), per iteration 32 "
+                 "B/particle (float4 in, out)"
                : "R+W: per frame 64 B/particle (integration), per iteration 32 B/particle (float4 in, out)";
     m->ceiling = CG_CEIL_COPY;
 }
@@ -406,14 +406,15 @@ static bool physical(const cloth_state *s, const cloth_resid *pre, const cloth_r
 static cg_status device_pre(cg_ctx *ctx, cloth_state *s, const void *rs, cloth_resid *pre)
 {
     cloth_params p = s->prm;
-    p.fma = cloth_rung_fma_of(rs);
+    cloth_set_arith(&p, cloth_rung_arith_of(rs));
     bool cm = cloth_rung_cm_of(rs);
     cg_status st = CG_OK;
     size_t m = 4 * s->total;
     float *cur = s->scratch, *prev = cur + m, *ncur = prev + m, *nprev = ncur + m;
     cl_mem in[2];
     cloth_rung_pre(rs, in);
-    if ((st = read_state(ctx, s, in[0], cm, cur)) != CG_OK || (st = read_state(ctx, s, in[1], cm, prev)) != CG_OK)
+    if ((st = read_state(ctx, s, in[0], cm, cur)) != CG_OK ||
+        (st = read_state(ctx, s, in[1], cm, prev)) != CG_OK)
         goto out;
     for (size_t c = 0, k = 4 * s->n; c < (size_t)s->cloths; c++)
         cloth_integrate_host(&p, cur + c * k, prev + c * k, ncur + c * k, nprev + c * k);
@@ -424,7 +425,7 @@ out:
 
 static void log_convergence(cloth_state *s, const void *rs, const cloth_resid *pre, const cloth_resid *got)
 {
-    const cloth_ref *r = &s->ref[cloth_rung_fma_of(rs)][cloth_rung_scheme(rs)];
+    const cloth_ref *r = &s->ref[cloth_rung_arith_of(rs)][cloth_rung_scheme(rs)];
     char it[400];
     int len = 0;
     for (int k = 0; k <= s->iters && len >= 0 && (size_t)len < sizeof it - 12; k++)
@@ -471,6 +472,11 @@ bool cloth_rung_fma(const cg_rung *r)
     return rung_has(r, "-DFMA");
 }
 
+int cloth_rung_arith(const cg_rung *r)
+{
+    return (cloth_rung_fma(r) ? CLOTH_A_FMA : 0) | (rung_has(r, "-DRSQ2") ? CLOTH_A_RSQ2 : 0);
+}
+
 bool cloth_rung_cm(const cg_rung *r)
 {
     return rung_has(r, "-DCM");
@@ -489,16 +495,19 @@ int cloth_rung_pr(const cg_rung *r)
 }
 
 /* The tile rungs' tile, their work-group: -DTX=16 -DTY=16 (cloth_jtile's -DJK comes with the row);
- * cloth_jonce's group and strip: -DTX=128 -DSR=16. */
+ * cloth_jonce's group and strip: -DTX=128 -DSR=16; a -DGRID rung's grid: -DGW=1024 -DGH=1024. */
 static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     size_t wg[2];
     int rows;
+    const cloth_state *s = state;
     cloth_rung_wg(state, r, wg, &rows);
     if (rows > 0)
         snprintf(buf, len, "-DTX=%zu -DSR=%d", wg[0], rows);
     else if (r->p[P_SCHEME] == S_TILE || cloth_rung_jk(r) > 0)
         snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
+    else if (rung_has(r, "-DGRID"))
+        snprintf(buf, len, "-DGW=%d -DGH=%d", s->prm.w, s->prm.h);
 }
 
 /* cloth_jonce's local memory at its group's width (the tile rungs' is in the rung table). */
@@ -515,19 +524,19 @@ static cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     cg_status st = CG_OK;
     cloth_state *s = state;
     cloth_scheme sc = cloth_rung_scheme(rs);
-    bool fma = cloth_rung_fma_of(rs);
+    int arith = cloth_rung_arith_of(rs);
     bool cm = cloth_rung_cm_of(rs);
     if ((st = read_state(ctx, s, cloth_result_buf(rs), cm, s->got)) != CG_OK) goto out;
     cloth_scheme need[2] = {S_COLOUR, sc}; /* the coloured scheme (the stretch lines' base) and the rung's */
-    bool nfma[2] = {false, fma};
+    int narith[2] = {0, arith};
     for (int k = 0; k < 2; k++) {
-        cloth_ref *r = &s->ref[nfma[k]][need[k]];
-        if (!r->pos && cloth_ref_run(s, need[k], nfma[k], r) != CG_OK) {
+        cloth_ref *r = &s->ref[narith[k]][need[k]];
+        if (!r->pos && cloth_ref_run(s, need[k], narith[k], r) != CG_OK) {
             CG_ERROR("cloth: out of host memory for the reference");
             return CG_E_RUNTIME;
         }
     }
-    const cloth_ref *ref = &s->ref[fma][sc];
+    const cloth_ref *ref = &s->ref[arith][sc];
     if (sc == S_SINGLE) {
         memset(c, 0, sizeof *c);
         c->first_index = -1;

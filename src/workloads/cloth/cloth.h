@@ -58,6 +58,10 @@ enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH };
 int cloth_rung_jk(const cg_rung *r);
 /* Whether a rung's build options hold -DFMA: its spring arithmetic in fused multiply-adds. */
 bool cloth_rung_fma(const cg_rung *r);
+/* The arithmetic a rung's kernels do, as the host replays it: CLOTH_A_FMA for -DFMA, plus CLOTH_A_RSQ2 for
+ * -DRSQ2 (1/sqrt in two Newton steps, not three). */
+enum { CLOTH_A_FMA = 1, CLOTH_A_RSQ2 = 2, CLOTH_ARITHS = 4 };
+int cloth_rung_arith(const cg_rung *r);
 /* Whether a rung's build options hold -DCM: its states stored colour-major (cloth.cl's IDX). */
 bool cloth_rung_cm(const cg_rung *r);
 /* Whether they hold -DNOPREV: its integration writes the next state only (cloth_enqueue). */
@@ -76,6 +80,7 @@ typedef struct cloth_params {
     float wind[3];    /* wind * dt^2 */
     float jscale[16]; /* Jacobi: CLOTH_JACOBI_W / n for a particle with n springs (0 for n = 0) */
     bool fma;         /* the host's replays only: a -DFMA rung's fused multiply-adds (cloth_rung_fma) */
+    int newton;       /* the host's replays only: cloth_rsqrt's Newton steps, 3 (2 for -DRSQ2) */
 } cloth_params;
 
 /* The residual of a state: over every spring, the relative stretch |len - rest| / rest. */
@@ -105,7 +110,7 @@ typedef struct cloth_state {
     float *got;     /* read back */
     float *scratch; /* 4 states of all cloths: the device's last two relaxed states, re-integrated */
     float *cm;      /* a colour-major state as read from the device (4 x slots floats) */
-    cloth_ref ref[2][S_COUNT];   /* [fma][scheme], computed on first use (pos NULL until then) */
+    cloth_ref ref[CLOTH_ARITHS][S_COUNT]; /* [arith][scheme], computed on first use (pos NULL until then) */
     cl_mem init_buf;             /* the initial state (input; frame 0 reads it as both cur and prev) */
     cl_mem init_cm;              /* the same, colour-major (the -DCM rungs' input) */
     cl_mem cur[2], prev[2], tmp; /* frame ping-pong and the Jacobi iterate (all written) */
@@ -119,9 +124,11 @@ typedef struct cloth_state {
 } cloth_state;
 
 /* cloth_ref.c */
-/* 1/sqrt(x) for x > 0 from + and * only, as cloth.cl's rsq: a bit-level guess and three Newton steps (each
- * with one fused multiply-add when fma, as with -DFMA). */
-float cloth_rsqrt(float x, bool fma);
+/* 1/sqrt(x) for x > 0 from + and * only, as cloth.cl's rsq: a bit-level guess and `steps` Newton steps
+ * (each with one fused multiply-add when fma, as with -DFMA). */
+float cloth_rsqrt(float x, bool fma, int steps);
+/* p's replay of the arithmetic `arith` (cloth_rung_arith): its fma and Newton steps. */
+void cloth_set_arith(cloth_params *p, int arith);
 /* Colour c's springs (family c / 2): how many, and the anchors' layout (cloth_colour_spring). */
 size_t cloth_colour_count(const cloth_params *p, int c, size_t *na);
 /* Spring t of colour c: its endpoints a, b (particle indices); na from cloth_colour_count. */
@@ -132,9 +139,10 @@ void cloth_colour_spring(const cloth_params *p, int c, size_t na, size_t t, size
  * final state goes to pos (4 floats a particle, all cloths); *seconds gets the wall time of the frames alone
  * (no allocation, no copy). CG_E_RUNTIME when out of memory. */
 cg_status cloth_cpu_order_run(const cloth_state *s, float *pos, double *seconds);
-/* Fills r (allocating its arrays) with scheme sc's run of s->steps frames of every cloth from s->init;
- * CG_E_RUNTIME when out of memory. S_SINGLE is replayed as an in-place gather in particle order. */
-cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, bool fma, cloth_ref *r);
+/* Fills r (allocating its arrays) with scheme sc's run, in arithmetic `arith` (cloth_rung_arith), of s->steps
+ * frames of every cloth from s->init; CG_E_RUNTIME when out of memory. S_SINGLE is replayed as an in-place
+ * gather in particle order. */
+cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, int arith, cloth_ref *r);
 void cloth_ref_free(cloth_ref *r);
 /* One frame's integration of one cloth on the host (cloth.cl's cloth_integrate): (cur, prev) -> (ncur,
  * nprev). */
@@ -167,8 +175,8 @@ cl_mem cloth_result_buf(const void *rs);
 cloth_scheme cloth_rung_scheme(const void *rs);
 /* The last frame's integration inputs (current, previous state) as the last run of rs left them. */
 void cloth_rung_pre(const void *rs, cl_mem pre[2]);
-bool cloth_rung_fma_of(const void *rs); /* cloth_rung_fma of the rung rs was prepared from */
-bool cloth_rung_cm_of(const void *rs);  /* cloth_rung_cm of it */
+int cloth_rung_arith_of(const void *rs); /* cloth_rung_arith of the rung rs was prepared from */
+bool cloth_rung_cm_of(const void *rs);   /* cloth_rung_cm of it */
 const char *cloth_rung_name(const void *rs);
 /* True (once per rung) when verify should log the rung's convergence. */
 bool cloth_rung_first_verify(void *rs);

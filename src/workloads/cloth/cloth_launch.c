@@ -15,12 +15,12 @@ typedef struct cloth_rung {
     const char *name;
     cloth_scheme scheme;
     bool readback, percloth, verified;
-    bool fma; /* built with -DFMA: replayed by the host with fused multiply-adds */
-    bool cm;  /* built with -DCM: its states colour-major, starting from s->init_cm */
+    int arith;   /* cloth_rung_arith: -DFMA, -DRSQ2, as the host replays them */
+    bool cm;     /* built with -DCM: its states colour-major, starting from s->init_cm */
     bool noprev; /* built with -DNOPREV: the integration writes the next state only (cloth_enqueue) */
-    int jk;   /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
-    int rows; /* cloth_jonce's strip: rows a group walks (0: another kernel) */
-    int pr;   /* cloth_jacobi's particles a work-item, one above the other (-DPR=n; 1 without) */
+    int jk;      /* cloth_jtile's iterations per launch (0: cloth_jacobi, one per launch) */
+    int rows;    /* cloth_jonce's strip: rows a group walks (0: another kernel) */
+    int pr;      /* cloth_jacobi's particles a work-item, one above the other (-DPR=n; 1 without) */
     cl_kernel integ, relax;
     size_t wg[2];
     cl_mem result; /* where the last run left the final state */
@@ -54,9 +54,9 @@ cloth_scheme cloth_rung_scheme(const void *rs)
     return ((const cloth_rung *)rs)->scheme;
 }
 
-bool cloth_rung_fma_of(const void *rs)
+int cloth_rung_arith_of(const void *rs)
 {
-    return ((const cloth_rung *)rs)->fma;
+    return ((const cloth_rung *)rs)->arith;
 }
 
 bool cloth_rung_cm_of(const void *rs)
@@ -148,7 +148,7 @@ cg_status cloth_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program p
     q->readback = r->p[P_READBACK] != 0;
     q->percloth = r->p[P_PERCLOTH] != 0;
     q->jk = cloth_rung_jk(r);
-    q->fma = cloth_rung_fma(r);
+    q->arith = cloth_rung_arith(r);
     q->cm = cloth_rung_cm(r);
     q->noprev = cloth_rung_noprev(r);
     q->pr = cloth_rung_pr(r);
@@ -206,7 +206,8 @@ static cg_status launch3(cg_ctx *ctx, cg_events *ev, cl_kernel k, const cloth_ru
 
 /* The integration from (cur, prev) into (ncur, nprev): a work-item per particle, colour-major rungs' in the
  * store's order (5 x ceil(W / 5)). */
-static cg_status integrate(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, const cl_mem io[4], cg_events *ev)
+static cg_status integrate(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, const cl_mem io[4],
+                           cg_events *ev)
 {
     cg_status st = CG_OK;
     size_t w = q->cm ? 5 * (((size_t)s->prm.w + 4) / 5) : (size_t)s->prm.w;
@@ -269,7 +270,8 @@ static cg_status iter_jacobi(cg_ctx *ctx, const cloth_state *s, cloth_rung *q, c
         size_t global[3] = {groups * q->wg[0], strips, (size_t)s->cloths}, local[3] = {q->wg[0], 1, 1};
         st = launch(ctx, ev, q->relax, q, 3, global, local);
     } else {
-        st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w, ((size_t)s->prm.h + (size_t)q->pr - 1) / (size_t)q->pr);
+        st = launch3(ctx, ev, q->relax, q, s, (size_t)s->prm.w,
+                     ((size_t)s->prm.h + (size_t)q->pr - 1) / (size_t)q->pr);
     }
 out:
     return st;

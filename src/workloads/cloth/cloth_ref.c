@@ -22,7 +22,7 @@ typedef struct v4 {
 static const int OX[12] = {1, -1, 0, 0, 1, -1, 1, -1, 2, -2, 0, 0};
 static const int OY[12] = {0, 0, 1, -1, 1, -1, -1, 1, 0, 0, 2, -2};
 
-float cloth_rsqrt(float x, bool fma)
+float cloth_rsqrt(float x, bool fma, int steps)
 {
     int32_t i;
     float y;
@@ -30,7 +30,7 @@ float cloth_rsqrt(float x, bool fma)
     i = 0x5f3759df - (i >> 1);
     memcpy(&y, &i, sizeof y);
     float h = 0.5f * x;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < steps; k++)
         y = fma ? y * fmaf(-h, y * y, 1.5f) : y * (1.5f - h * y * y);
     return y;
 }
@@ -41,12 +41,12 @@ static float share(float wa, float wb)
     return wa * (ws > 1.5f ? 0.5f : 1.0f);
 }
 
-static float spring_factor(v4 a, v4 b, float L, float k, bool fma)
+static float spring_factor(v4 a, v4 b, float L, float k, bool fma, int steps)
 {
     float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
     float l2 = fma ? fmaf(dz, dz, fmaf(dy, dy, dx * dx)) : dx * dx + dy * dy + dz * dz;
     if (!(l2 > 0.0f)) return 0.0f;
-    float r = cloth_rsqrt(l2, fma);
+    float r = cloth_rsqrt(l2, fma, steps);
     return fma ? fmaf(l2, r, -L) * r * k : (l2 * r - L) * r * k;
 }
 
@@ -120,7 +120,7 @@ static void integrate(const cloth_params *p, const v4 *cur, const v4 *prev, v4 *
             float n2 = nx * nx + ny * ny + nz * nz;
             float ax = 0.0f, ay = p->grav, az = 0.0f;
             if (n2 > 0.0f) {
-                float r = cloth_rsqrt(n2, p->fma);
+                float r = cloth_rsqrt(n2, p->fma, p->newton);
                 float s = (p->wind[0] * nx + p->wind[1] * ny + p->wind[2] * nz) * (r * r);
                 ax = ax + nx * s;
                 ay = ay + ny * s;
@@ -143,7 +143,7 @@ void cloth_integrate_host(const cloth_params *p, const float *cur, const float *
 static inline void relax_spring(const cloth_params *p, v4 *pos, size_t a, size_t b, int f)
 {
     v4 pa = pos[a], pb = pos[b];
-    float k = spring_factor(pa, pb, p->rest[f], p->stiff[f], p->fma);
+    float k = spring_factor(pa, pb, p->rest[f], p->stiff[f], p->fma, p->newton);
     float fa = k * share(pa.w, pb.w), fb = k * share(pb.w, pa.w);
     float dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
     pos[a] = (v4){acc(pa.x, dx, fa, p->fma), acc(pa.y, dy, fa, p->fma), acc(pa.z, dz, fa, p->fma), pa.w};
@@ -203,7 +203,7 @@ static v4 gather(const cloth_params *p, const v4 *buf, int stride, int bi, int x
         int u = x + OX[o], w = y + OY[o];
         if (u < 0 || u >= W || w < 0 || w >= H) continue;
         v4 q = buf[bi + OY[o] * stride + OX[o]];
-        float c = spring_factor(v, q, p->rest[o >> 2], p->stiff[o >> 2], p->fma);
+        float c = spring_factor(v, q, p->rest[o >> 2], p->stiff[o >> 2], p->fma, p->newton);
         float fa = c * share(v.w, q.w);
         if (jacobi) {
             sx = acc(sx, q.x - v.x, fa, p->fma);
@@ -329,10 +329,16 @@ static void frame(const cloth_state *s, const cloth_params *p, cloth_scheme sc, 
     }
 }
 
-cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, bool fma, cloth_ref *r)
+void cloth_set_arith(cloth_params *p, int arith)
+{
+    p->fma = (arith & CLOTH_A_FMA) != 0;
+    p->newton = arith & CLOTH_A_RSQ2 ? 2 : 3;
+}
+
+cg_status cloth_ref_run(const cloth_state *s, cloth_scheme sc, int arith, cloth_ref *r)
 {
     cloth_params p = s->prm;
-    p.fma = fma;
+    cloth_set_arith(&p, arith);
     size_t n = s->total;
     v4 *buf = malloc((4 * n + (size_t)(s->tile[0] + 4) * (size_t)(s->tile[1] + 4)) * sizeof *buf);
     r->last = malloc(((size_t)s->iters + 1) * sizeof *r->last);
