@@ -463,6 +463,10 @@ PYEOF
     done
     run cloth-grid-tuned $C --grid 1024x1024 --runs 10
     run cloth-grid-k20 $C --grid 1024x1024 --iterations 20 --runs 5 ;;
+  hist-h200) # issue 21 on an H200: the one-launch histogram rungs beside best, u8 random and all-equal at 2^28
+    H=histogram:best,histogram:self-zero,histogram:chunked
+    run h200-u8-random $H --no-tuned --pattern random --runs 20 &&
+      run h200-u8-allequal $H --no-tuned --pattern allequal --runs 20 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

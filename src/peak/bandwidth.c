@@ -50,9 +50,9 @@ out:
 
 /* Times kernel `name` of p with args (a, b[, n]) over gsz work-items in groups of lsz (0: cg_peak_local's
  * pick); keeps the best time over calls in *best. A group that does not divide gsz is skipped (nothing
- * timed), and so is one larger than the kernel's CL_KERNEL_WORK_GROUP_SIZE, unless `required` (the kernel
- * declares that group with reqd_work_group_size): then one trial launch decides, as clpeak launches its
- * largest groups without asking (NVIDIA reports 256 for these kernels even when they require 1024). */
+ * timed), and so is one larger than the kernel's CL_KERNEL_WORK_GROUP_SIZE, unless `required` (the device's
+ * largest group, which clpeak launches without asking): then one trial launch decides (NVIDIA reports 256 for
+ * these kernels even when they require 1024). */
 static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
                           size_t gsz, size_t lsz, bool required, double *best, int *runs)
 {
@@ -102,12 +102,13 @@ static cg_status time_one(cg_peak_env *e, cl_program p, const char *name, cl_mem
 }
 
 /* The one-pass layouts on a GPU (clpeak's): n / UNR work-items read UNR elements each, a grid apart
- * (read_pass) or each group one contiguous block (read_block), in groups of 256 and of the device's largest
+ * (read_pass) or each group one contiguous block (read_block; read_block_int with clpeak's signed running
+ * index), in groups of 256 and of the device's largest
  * (clpeak launches its largest), with const restrict pointers and with clpeak's plain ones; UNR 16 (clpeak's
  * count) and 4 (16 float16 loads in flight are 1 KiB of registers a work-item: on the H200 the 16-load pass
  * took 1.87 ms against read_grid's 0.52 at float16). The largest groups are tried twice: as the compiler
- * builds the kernels (NVIDIA's then allows 256 work-items, and they are skipped), and built with
- * reqd_work_group_size of that size (-DREQD), which makes it fit them. The best time of all into *best. */
+ * builds the kernels, and built with reqd_work_group_size of that size (-DREQD), which makes it fit them;
+ * either way launched on trial where the kernel reports less (time_lsz). The best time of all into *best. */
 static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, cl_mem a, cl_mem b, cl_uint n,
                                   double *best, int *runs)
 {
@@ -128,9 +129,11 @@ static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, c
             const size_t groups[2] = {reqd ? big : 0, reqd || !big_ok ? 0 : big};
             for (int g = 0; g < 2 && st == CG_OK; g++) {
                 if (g && !groups[g]) break;
-                const char *names[4] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain"};
-                for (int j = 0; j < 4 && st == CG_OK; j++)
-                    st = time_lsz(e, p, names[j], a, b, n, n / unr, groups[g], reqd, best, runs);
+                const char *names[5] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain",
+                                        "read_block_int"};
+                for (int j = 0; j < 5 && st == CG_OK; j++) /* read_block_int takes no count (n 0: not set) */
+                    st = time_lsz(e, p, names[j], a, b, j == 4 ? 0 : n, n / unr, groups[g], groups[g] == big,
+                                  best, runs);
             }
             clReleaseProgram(p);
         }

@@ -117,6 +117,21 @@ ONE_PASS read_block_plain(__global VT *in, __global float *out, uint n)
     (void)n;
 }
 
+/* read_block_plain with clpeak's index arithmetic as well: a signed index that advances by the group's size
+ * after each fetch, a sum from 0, no count argument (issue 21: our float16 read trailed clpeak's on the H200
+ * with the same layout, pointers and groups). */
+ONE_PASS read_block_int(__global VT *in, __global float *out)
+{
+    int l = (int)get_local_size(0), id = (int)get_group_id(0) * l * UNR + (int)get_local_id(0);
+    VT s = 0;
+#pragma unroll
+    for (int u = 0; u < UNR; u++) {
+        s += in[id];
+        id += l;
+    }
+    out[get_global_id(0)] = HSUM(s);
+}
+
 /* The CPU's layout: each work-item sums one contiguous run (a CPU runs a group's items one after another on
  * one core, so contiguous runs stream through its prefetchers). */
 __kernel void read_chunked(__global const VT *restrict in, __global float *restrict out, uint n)
