@@ -36,6 +36,7 @@ bad = []
 names = [r["rung"] for r in rows]
 bad += ["rung %s missing" % w for w in ("colour", "merged", "single", "jacobi", "local", "best", "fma",
                                         "merged-fma", "merged-cm", "fma-interior", "cm-interior", "cm-fma", "interior-r32",
+                                        "interior-2rows", "interior-noprev", "noprev-grid", "grid-rsq2",
                                         "jacobi-once", "jacobi-local", "jacobi-k2", "jacobi-k4",
                                         "per-cloth", "readback")
         if w not in names]

@@ -11,10 +11,10 @@
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
 #     NULL and 3x4 are refused (1D groups of a power of two).
-#  5. cloth:fma, cloth:colour, cloth:jacobi-once and cloth:merged-cm: the group as given (16x4 and 8x1 for a
-#     gather rung, 32x1 for the spring rung, whose second dimension is the cloth; jacobi-once's width and
-#     rows, its local memory), every candidate bit for bit against the
-#     host's replay.
+#  5. cloth:fma, cloth:colour, cloth:jacobi-once, cloth:interior-2rows, cloth:grid-rsq2 and cloth:merged-cm: the
+#     group as given (16x4 and 8x1 for a gather rung, 32x1 for the spring rung, whose second dimension is the
+#     cloth; jacobi-once's width and rows, its local memory), every candidate bit for bit against the host's
+#     replay.
 # Usage: bash test_tune_spaces_c.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -130,6 +130,19 @@ launched("wgx=32,rows=4", "32x1x1", 5 * 33 * 16 + 6 * 32 * 4)
 launched("wgx=64,rows=16", "64x1x1", 5 * 65 * 16 + 6 * 64 * 4)
 ok("wgx=32,rows=16")
 ok("wgx=128,rows=16")
+'
+# interior-2rows: groups of work-items that take 2 rows each (29 rows: 15 rows of work-items, the last one
+# particle short), and grid-rsq2's compiled-in grid, 2 cloths
+tune cloth:interior-2rows --grid 37x29 --cloths 2 --steps 2 --iterations 3 --space 'wgx=16;wgy=4,1'
+check "cloth:interior-2rows" '
+launched("wgx=16,wgy=4", "16x4x1", 0)
+launched("wgx=16,wgy=1", "16x1x1", 0)
+ok("wgx=16,wgy=16")
+'
+tune cloth:grid-rsq2 --grid 37x29 --cloths 2 --steps 2 --iterations 3 --space 'wgx=8;wgy=4'
+check "cloth:grid-rsq2" '
+launched("wgx=8,wgy=4", "8x4x1", 0)
+ok("wgx=16,wgy=16")
 '
 # merged-cm: a gather rung's group over the colour-major store
 tune cloth:merged-cm --grid 37x29 --cloths 2 --steps 2 --iterations 3 --space 'wgx=16,8;wgy=4,1'
