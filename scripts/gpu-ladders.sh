@@ -467,6 +467,14 @@ PYEOF
     H=histogram:best,histogram:self-zero,histogram:chunked
     run h200-u8-random $H --no-tuned --pattern random --runs 20 &&
       run h200-u8-allequal $H --no-tuned --pattern allequal --runs 20 ;;
+  blur-taps) # issue 21: ring-taps (fused-ring with the taps compiled in) beside fused and fused-ring at 4096^2
+    # and 8192^2, sigma 5, own values; ring-taps searched near fused-ring's known winners, tuned; sigma 10
+    B=blur:fused,blur:fused-ring,blur:ring-taps
+    run taps-4096-s5 $B --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
+      run taps-8192-s5 $B --size 8192x8192 --sigma 5 --runs 5 --no-tuned
+    tune_run tune-taps 200 blur:ring-taps --size 4096x4096 --space 'wgx=32,64;cx=1,2,4;py=128,256;blk=16,32' --budget 24 --runs 5
+    run taps-tuned-4096-s5 $B --size 4096x4096 --sigma 5 --runs 10
+    run taps-4096-s10 blur:fused-ring,blur:ring-taps --size 4096x4096 --sigma 10 --runs 5 --no-tuned ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

@@ -182,7 +182,7 @@ bool cg_kfacts_has_nv_verbose(const cg_device *d)
 
 unsigned cg_kfacts_registers(const cg_ctx *ctx, const char *file, const char *options, const char *kernel)
 {
-    char opts[600], *log = NULL;
+    char opts[CG_EXTRA_OPTIONS_MAX + 600], *log = NULL;
     cg_ptxas_info info;
     if (!cg_kfacts_has_nv_verbose(ctx->dev)) return 0;
     /* NVIDIA's driver caches what ptxas made of a program's PTX (~/.nv/ComputeCache) and a build served from

@@ -33,6 +33,9 @@ cg_status cg_program_source(const cg_ctx *ctx, const char *file, char **text);
 
 /* The largest .cl file read from --kernel-dir (16 MiB). */
 #define CG_SOURCE_MAX ((size_t)16 << 20)
+/* Room for the build options a workload adds to a rung's (core/workload.h: options; blur's ring-taps writes
+ * up to 193 taps as hex floats). */
+#define CG_EXTRA_OPTIONS_MAX 4096
 
 /* Checks, before any device work, that kernel_dir (NULL: the embedded sources, always fine) holds each of the
  * n files as a regular file that can be opened for reading. On the first that cannot, logs one line naming

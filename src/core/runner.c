@@ -247,7 +247,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         row->status = CG_RUNG_UNSUPPORTED;
         return CG_OK;
     }
-    char opts[512] = "", extra[400] = "";
+    char opts[CG_EXTRA_OPTIONS_MAX + 512] = "", extra[CG_EXTRA_OPTIONS_MAX] = "";
     if (w->options) w->options(state, r, extra, sizeof extra);
     snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
     cg_build_info bi;

@@ -58,6 +58,8 @@ static const cg_rung rungs[] = {
      "blur_fused", "-DFUSED", 0, LOCAL_FUSED(32, 8, 8, 15), {A_FUSED, 32, 8, 8}},
     {"fused-ring", "vs fused: a group walks a strip (128 rows, 512 on a CPU), column sums in registers: rows filtered once",
      "blur_ring", "-DRING", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 0, 0}},
+    {"ring-taps", "vs fused-ring: the Gaussian's taps compiled in (-D): each multiply takes a constant, not a loaded value",
+     "blur_ring", "-DRING -DTAPS", 0, LOCAL_RING(32, 2, 15, 32), {A_RING, 32, 0, 0, 0}},
     {"cpu-sums", "vs fused-ring: a CPU's layout: 8 columns a work-item walk a 256-row strip, groups of 1, no local memory",
      "blur_cpu_ring", "-DCPUR -DSUMS", 0, 0, {A_CPU, 1, 1, 256}},
     {"cpu-ring", "vs cpu-sums: a ring of the last filtered rows in L1, each output one dot product: no running sums",
@@ -82,7 +84,7 @@ static const cg_tspace spaces[] = {
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
       {"wgy", P_WGY, CG_TR_WG_Y, 4, {2, 4, 8, 16}},
       {"py", P_PY, CG_TR_OTHER, 4, {2, 4, 8, 16}}}},
-    {"fused-ring", 4,
+    {"fused-ring,ring-taps", 4,
      {{"wgx", P_WGX, CG_TR_WG_X, 3, {32, 64, 128}},
       {"cx", P_WGY, CG_TR_OTHER, 5, {0, 1, 2, 4, 8}},
       {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
@@ -385,7 +387,10 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     int n = snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], py);
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
+        n += snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
+    if (r->options && strstr(r->options, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
+        for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
+            n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);
 }
 
 /* What the kernels cannot take, for tuning candidates (the table rows always pass; local memory is

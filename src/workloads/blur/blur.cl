@@ -212,6 +212,16 @@ __kernel void blur_fused(__global const float *in, __global float *out, int w, i
 #define NL   ((LS + WGX - 1) / WGX)             /* a row's loads per work-item */
 #define ROWS ((PY + 2 * R + BLK - 1) / BLK * BLK) /* input rows walked per strip: PY + 2R, rounded up */
 
+/* GT(k): tap k. With -DGTAPS=a,b,... (the ring-taps rung; the host writes the T taps' exact bits as hex
+ * floats) they are compile-time constants, which the multiplies take as immediates; else g[k] (a load from
+ * constant memory, or a register it was hoisted into). */
+#ifdef GTAPS
+__constant float gtaps[T] = {GTAPS};
+#define GT(k) gtaps[k]
+#else
+#define GT(k) g[k]
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WGX, 1, 1))) void
 blur_ring(__global const float *in, __global float *out, int w, int h, __constant float *g)
 {
@@ -263,16 +273,16 @@ blur_ring(__global const float *in, __global float *out, int w, int h, __constan
                     float s = 0.0f;
 #pragma unroll
                     for (int k = 0; k < T; k++)
-                        s += g[k] * v[c + k];
+                        s += GT(k) * v[c + k];
                     hs[c] = s;
                 }
 #pragma unroll
                 for (int c = 0; c < CX; c++) {
-                    o[c] = a[c][0] + g[2 * R] * hs[c];
+                    o[c] = a[c][0] + GT(2 * R) * hs[c];
 #pragma unroll
                     for (int m = 0; m < 2 * R - 1; m++)
-                        a[c][m] = a[c][m + 1] + g[2 * R - 1 - m] * hs[c];
-                    a[c][2 * R - 1] = g[0] * hs[c];
+                        a[c][m] = a[c][m + 1] + GT(2 * R - 1 - m) * hs[c];
+                    a[c][2 * R - 1] = GT(0) * hs[c];
                 }
                 int y = y0 - 2 * R + u0 + j; /* the output row that input row u0 + j completes */
                 if (y >= y0 && y < ye) {
