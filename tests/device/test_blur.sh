@@ -17,7 +17,7 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    fused-ring cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks"
+    fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 
@@ -144,6 +144,8 @@ strips() {
     done
 }
 strips fused-ring 130x1025,66x1024,3x519,65x556:2 130x1025,66x1024:10 67x556:32
+# ring-taps: fused-ring's kernel with its taps compiled in (3 at sigma 0.5, 193 hex floats at sigma 32)
+strips ring-taps 130x1025,3x519:0.5 66x1024:10 67x556:32
 
 # 1c''. cpu-ring (8 columns a work-item, 256-row strips): widths of every residue of 8 (17, 42, 51, 60, 37, 70,
 #      31, 64) with work-items whose taps all lie inside (vector loads) and border ones, a picture narrower than
