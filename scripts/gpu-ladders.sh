@@ -475,6 +475,14 @@ PYEOF
     tune_run tune-taps 200 blur:ring-taps --size 4096x4096 --space 'wgx=32,64;cx=1,2,4;py=128,256;blk=16,32' --budget 24 --runs 5
     run taps-tuned-4096-s5 $B --size 4096x4096 --sigma 5 --runs 10
     run taps-4096-s10 blur:fused-ring,blur:ring-taps --size 4096x4096 --sigma 10 --runs 5 --no-tuned ;;
+  mutants-s15) # session 15's mutants where their rungs run: every cloth one expected caught (interior-r32 in two of
+    # them, nvidia-ptx), the ring ones with ring-taps, half's conversion (half-float images)
+    ids=$(awk '/^id:/ {id = $2} /^expect: caught$/ {print id}' tests/mutation/cloth.mut | paste -sd,)
+    ids=$ids,blur-ring-shift,blur-ring-row-tap,blur-ring-lane,blur-ring-taps-pairs,of-half-level
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 420 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s15.md" \
+      >"$out/mutants-s15.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

@@ -237,7 +237,7 @@ def met(res, races):
     """Whether the result is what the mutant expects on this device."""
     if res["outcome"] == "caught":
         return True
-    if res["expect"] == "caught-ptx":  # an inline-PTX rung: only an NVIDIA device runs it
+    if res["expect"] == "caught-ptx":  # an inline-PTX rung (or half's images): only an NVIDIA device runs it
         return res["outcome"] == "unsupported"
     return res["expect"] == "race-gpu" and not races and res["outcome"] == "survived"
 
