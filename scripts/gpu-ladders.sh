@@ -483,6 +483,11 @@ PYEOF
     timeout 420 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s15.md" \
       >"$out/mutants-s15.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  blur-h200) # issue 21 on an H200: time against sigma for the separable, ring and recursive rungs at 4096^2
+    for sg in 2 5 10 20 32; do
+      run h200-blur-s$sg blur:sep-local,blur:fused,blur:fused-ring,blur:ring-taps,blur:recursive,blur:recursive-blocks \
+        --size 4096x4096 --sigma $sg --runs 5 --no-tuned
+    done ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
