@@ -1,6 +1,7 @@
 /* Helpers every ladder shares: rung lookup, work-group sizing, output poisoning, timed kernel launches, and
  * the lookup of the run options a workload declares (its descriptor) and of their given values. */
 #include "core/workload.h"
+#include <stdlib.h>
 #include <string.h>
 #include "core/clerr.h"
 #include "core/kfacts.h"
@@ -10,6 +11,17 @@ const cg_rung *cg_workload_rung(const cg_workload *w, const char *name)
     for (size_t i = 0; i < w->n_rungs; i++)
         if (!strcmp(w->rungs[i].name, name)) return &w->rungs[i];
     return NULL;
+}
+
+bool cg_rung_has_option(const cg_rung *r, const char *opt)
+{
+    return r->options && strstr(r->options, opt) != NULL;
+}
+
+int cg_rung_option_int(const cg_rung *r, const char *opt)
+{
+    const char *o = r->options ? strstr(r->options, opt) : NULL;
+    return o ? atoi(o + strlen(opt)) : 0;
 }
 
 size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg)

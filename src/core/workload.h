@@ -211,6 +211,10 @@ const cg_wopt *cg_workload_sweep(const cg_workload *w);
 /* A rung's work-group size: `want` (or `dflt` when want <= 0) clamped to the device's max_wg and rounded down
  * to a power of two. */
 size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg);
+/* Whether the rung's build options hold `opt` (e.g. "-DFMA"). */
+bool cg_rung_has_option(const cg_rung *r, const char *opt);
+/* The number after `opt` in the rung's build options (e.g. 4 for "-DJK=" in "-DJK=4"), or 0 without it. */
+int cg_rung_option_int(const cg_rung *r, const char *opt);
 
 /* Fills the first `bytes` of `mem` with a repeated poison pattern and waits (untimed, before every run), so
  * that an output element a rung fails to write cannot pass the check. CG_E_RUNTIME when the fill fails. */

@@ -25,6 +25,7 @@
 #include "core/size.h"
 #include "core/stats.h"
 #include "core/status.h"
+#include "core/workload.h"
 #include "workloads/registry.h"
 
 /* cmocka 1.1 compares floats as float: this compares doubles, and NaN never passes. */
@@ -562,6 +563,21 @@ static void test_grow(void **state)
     free(p);
 }
 
+/* cg_rung_has_option and cg_rung_option_int: a rung's build options read as the workloads read them. */
+static void test_rung_options(void **state)
+{
+    (void)state;
+    cg_rung r = {.name = "x", .options = "-DFMA -DJK=4 -DPR=12"}, none = {.name = "y", .options = NULL};
+    assert_true(cg_rung_has_option(&r, "-DFMA"));
+    assert_true(cg_rung_has_option(&r, "-DJK=4"));
+    assert_false(cg_rung_has_option(&r, "-DCM"));
+    assert_false(cg_rung_has_option(&none, "-DFMA"));
+    assert_int_equal(cg_rung_option_int(&r, "-DJK="), 4);
+    assert_int_equal(cg_rung_option_int(&r, "-DPR="), 12);
+    assert_int_equal(cg_rung_option_int(&r, "-DTX="), 0);
+    assert_int_equal(cg_rung_option_int(&none, "-DJK="), 0);
+}
+
 int main(void)
 {
     cg_log_set_sink(record, NULL);
@@ -583,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_status_merge),
         cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_rung_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -388,7 +388,7 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
-    if (r->options && strstr(r->options, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
+    if (cg_rung_has_option(r, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
         for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
             n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);
 }

@@ -457,40 +457,28 @@ static void exact_detail(const cloth_state *s, cg_check *c)
 
 int cloth_rung_jk(const cg_rung *r)
 {
-    const char *o = r->options ? strstr(r->options, "-DJK=") : NULL;
-    return o ? atoi(o + 5) : 0;
-}
-
-/* Whether the rung's build options hold `opt`. */
-static bool rung_has(const cg_rung *r, const char *opt)
-{
-    return r->options && strstr(r->options, opt) != NULL;
-}
-
-bool cloth_rung_fma(const cg_rung *r)
-{
-    return rung_has(r, "-DFMA");
+    return cg_rung_option_int(r, "-DJK=");
 }
 
 int cloth_rung_arith(const cg_rung *r)
 {
-    return (cloth_rung_fma(r) ? CLOTH_A_FMA : 0) | (rung_has(r, "-DRSQ2") ? CLOTH_A_RSQ2 : 0);
+    return (cg_rung_has_option(r, "-DFMA") ? CLOTH_A_FMA : 0) |
+           (cg_rung_has_option(r, "-DRSQ2") ? CLOTH_A_RSQ2 : 0);
 }
 
 bool cloth_rung_cm(const cg_rung *r)
 {
-    return rung_has(r, "-DCM");
+    return cg_rung_has_option(r, "-DCM");
 }
 
 bool cloth_rung_noprev(const cg_rung *r)
 {
-    return rung_has(r, "-DNOPREV");
+    return cg_rung_has_option(r, "-DNOPREV");
 }
 
 int cloth_rung_pr(const cg_rung *r)
 {
-    const char *o = r->options ? strstr(r->options, "-DPR=") : NULL;
-    int n = o ? atoi(o + 5) : 1;
+    int n = cg_rung_option_int(r, "-DPR=");
     return n > 1 ? n : 1;
 }
 
@@ -506,7 +494,7 @@ static void cloth_options(const void *state, const cg_rung *r, char *buf, size_t
         snprintf(buf, len, "-DTX=%zu -DSR=%d", wg[0], rows);
     else if (r->p[P_SCHEME] == S_TILE || cloth_rung_jk(r) > 0)
         snprintf(buf, len, "-DTX=%zu -DTY=%zu", wg[0], wg[1]);
-    else if (rung_has(r, "-DGRID"))
+    else if (cg_rung_has_option(r, "-DGRID"))
         snprintf(buf, len, "-DGW=%d -DGH=%d", s->prm.w, s->prm.h);
 }
 

@@ -56,10 +56,8 @@ enum { P_SCHEME, P_WGX, P_WGY, P_READBACK, P_PERCLOTH };
 /* The Jacobi iterations per launch of a cloth_jtile rung: its build option -DJK=n (0 for every other rung).
  */
 int cloth_rung_jk(const cg_rung *r);
-/* Whether a rung's build options hold -DFMA: its spring arithmetic in fused multiply-adds. */
-bool cloth_rung_fma(const cg_rung *r);
-/* The arithmetic a rung's kernels do, as the host replays it: CLOTH_A_FMA for -DFMA, plus CLOTH_A_RSQ2 for
- * -DRSQ2 (1/sqrt in two Newton steps, not three). */
+/* The arithmetic a rung's kernels do, as the host replays it: CLOTH_A_FMA for -DFMA (the spring arithmetic in
+ * fused multiply-adds), plus CLOTH_A_RSQ2 for -DRSQ2 (1/sqrt in two Newton steps, not three). */
 enum { CLOTH_A_FMA = 1, CLOTH_A_RSQ2 = 2, CLOTH_ARITHS = 4 };
 int cloth_rung_arith(const cg_rung *r);
 /* Whether a rung's build options hold -DCM: its states stored colour-major (cloth.cl's IDX). */
@@ -79,7 +77,7 @@ typedef struct cloth_params {
     float damp;
     float wind[3];    /* wind * dt^2 */
     float jscale[16]; /* Jacobi: CLOTH_JACOBI_W / n for a particle with n springs (0 for n = 0) */
-    bool fma;         /* the host's replays only: a -DFMA rung's fused multiply-adds (cloth_rung_fma) */
+    bool fma;         /* the host's replays only: a -DFMA rung's fused multiply-adds (cloth_rung_arith) */
     int newton;       /* the host's replays only: cloth_rsqrt's Newton steps, 3 (2 for -DRSQ2) */
 } cloth_params;
 

@@ -340,9 +340,8 @@ static const struct {
 static size_t scan_local_need(const void *state, const cg_rung *r)
 {
     size_t wg = rung_wg(state, r), tile = rung_tile(state, r), need = 0;
-    bool pad = r->options && strstr(r->options, "-DPAD"),
-         window = r->options && strstr(r->options, "-DLB_WINDOW"),
-         direct = r->options && strstr(r->options, "-DDIRECT");
+    bool pad = cg_rung_has_option(r, "-DPAD"), window = cg_rung_has_option(r, "-DLB_WINDOW"),
+         direct = cg_rung_has_option(r, "-DDIRECT");
     for (size_t i = 0; i < sizeof kernel_local / sizeof kernel_local[0]; i++) {
         if (strcmp(kernel_local[i].kernel, r->kernel)) continue;
         local_kind k = kernel_local[i].kind;
@@ -382,12 +381,12 @@ static bool scan_unsupported(const void *state, const cg_rung *r, char *why, siz
     else if ((wg == 1) != (row_of(r)->p[P_WG] == 1))
         snprintf(why, len, "wg=%d: the rung's kernel runs %s", wg,
                  wg == 1 ? "a work-group over a tile (wg above 1)" : "one work-item per group (wg 1)");
-    else if (r->options && strstr(r->options, "-DLB_WINDOW=32") && wg < 32)
+    else if (cg_rung_has_option(r, "-DLB_WINDOW=32") && wg < 32)
         snprintf(why, len, "wg=%d: the look-back window polls 32 tiles, one per work-item (wg >= 32)", wg);
     else if (items < 1 || (!strcmp(r->kernel, "scan_blelloch") && !pow2(items)))
         snprintf(why, len, "items=%d: %s", items,
                  items < 1 ? "at least 1" : "a power of two (the Blelloch tree spans the tile)");
-    else if (r->options && strstr(r->options, "-DDIRECT") && items % 4)
+    else if (cg_rung_has_option(r, "-DDIRECT") && items % 4)
         snprintf(why, len, "items=%d: a multiple of 4 (a work-item's elements move as 16-byte vectors)",
                  items);
     else if (div_up(s->o.n, rung_tile(s, r)) > s->tiles_max)
@@ -487,7 +486,7 @@ static cg_status scan_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_pro
     q->tile = rung_tile(s, r);
     q->tiles = div_up(s->o.n, q->tile);
     q->depth = rung_depth(q);
-    q->packed = r->options && strstr(r->options, "-DPACKED");
+    q->packed = cg_rung_has_option(r, "-DPACKED");
     if (q->wg != (size_t)r->p[P_WG])
         CG_WARN("scan:%s: work-group size %d clamped to %zu for this device", r->name, r->p[P_WG], q->wg);
     CG_TRY_OBJ(q->k, clCreateKernel(prog, r->kernel, CG_ERRP));
