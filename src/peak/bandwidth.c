@@ -50,11 +50,11 @@ out:
 
 /* Times kernel `name` of p with args (a, b[, n]) over gsz work-items in groups of lsz (0: cg_peak_local's
  * pick); keeps the best time over calls in *best. A group that does not divide gsz is skipped (nothing
- * timed), and so is one larger than the kernel's CL_KERNEL_WORK_GROUP_SIZE, unless `required` (the device's
+ * timed), and so is one larger than the kernel's CL_KERNEL_WORK_GROUP_SIZE, unless `trial` (the device's
  * largest group, which clpeak launches without asking): then one trial launch decides (NVIDIA reports 256 for
  * these kernels even when they require 1024). */
 static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem a, cl_mem b, cl_uint n,
-                          size_t gsz, size_t lsz, bool required, double *best, int *runs)
+                          size_t gsz, size_t lsz, bool trial, double *best, int *runs)
 {
     cg_status st = CG_OK;
     cl_kernel k = NULL;
@@ -73,13 +73,13 @@ static cg_status time_lsz(cg_peak_env *e, cl_program p, const char *name, cl_mem
         CG_TRY(clGetKernelWorkGroupInfo(k, e->ctx->dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
                                         NULL));
         cl_int err = CL_SUCCESS;
-        if (required && lsz > kmax && gsz % lsz == 0) { /* one trial launch */
+        if (trial && lsz > kmax && gsz % lsz == 0) { /* one trial launch */
             err = clEnqueueNDRangeKernel(e->ctx->queue, k, 1, NULL, &gsz, &lsz, 0, NULL, NULL);
             if (err == CL_SUCCESS) err = clFinish(e->ctx->queue);
             CG_DEBUG("peak: %s requires groups of %zu, reported %zu: a trial launch %s", name, lsz, kmax,
                      err == CL_SUCCESS ? "ran" : cg_cl_strerror(err));
         }
-        if ((lsz > kmax && (!required || err != CL_SUCCESS)) || gsz % lsz) {
+        if ((lsz > kmax && (!trial || err != CL_SUCCESS)) || gsz % lsz) {
             CG_DEBUG("peak: %s in groups of %zu skipped: the kernel takes %zu, the grid is %zu", name, lsz,
                      kmax, gsz);
             goto out;
@@ -129,11 +129,18 @@ static cg_status one_pass_layouts(cg_peak_env *e, const char *variant, int vw, c
             const size_t groups[2] = {reqd ? big : 0, reqd || !big_ok ? 0 : big};
             for (int g = 0; g < 2 && st == CG_OK; g++) {
                 if (g && !groups[g]) break;
-                const char *names[5] = {"read_pass", "read_block", "read_pass_plain", "read_block_plain",
-                                        "read_block_int"};
-                for (int j = 0; j < 5 && st == CG_OK; j++) /* read_block_int takes no count (n 0: not set) */
-                    st = time_lsz(e, p, names[j], a, b, j == 4 ? 0 : n, n / unr, groups[g], groups[g] == big,
-                                  best, runs);
+                /* each kernel, and whether it takes the count (read_block_int does not: n 0, not set) */
+                static const struct {
+                    const char *name;
+                    bool count;
+                } ks[] = {{"read_pass", true},
+                          {"read_block", true},
+                          {"read_pass_plain", true},
+                          {"read_block_plain", true},
+                          {"read_block_int", false}};
+                for (size_t j = 0; j < sizeof ks / sizeof ks[0] && st == CG_OK; j++)
+                    st = time_lsz(e, p, ks[j].name, a, b, ks[j].count ? n : 0, n / unr, groups[g],
+                                  groups[g] == big, best, runs);
             }
             clReleaseProgram(p);
         }
