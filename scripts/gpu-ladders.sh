@@ -488,6 +488,20 @@ PYEOF
       run h200-blur-s$sg blur:sep-local,blur:fused,blur:fused-ring,blur:ring-taps,blur:recursive,blur:recursive-blocks \
         --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done ;;
+  mma-s16) # issue 21: the tensor-core ceiling (peak tf32-mma) beside fp32; tf32x3 with its two small products in two
+    # accumulators (exp/s2) and with its three products issued in passes (exp/pass): kernel copies through
+    # --kernel-dir, verified at odd sizes first; then tf32x3's whole search at 32x32
+    echo "\$ clgauge peak --device gpu --only fp32,tf32-mma --json peak-mma.json" >>"$out/commands.txt"
+    timeout 120 $cg peak --device gpu --only fp32,tf32-mma --json "$out/peak-mma.json" >"$out/peak-mma.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    C=convolution:tf32,convolution:tf32x3
+    run mma-base $C --size 8192 --filter 17,32 --runs 5 --no-tuned
+    for x in ${MMA_EXP:-s2 pass}; do
+      run mma-$x-exact $C --kernel-dir exp/$x --no-cache --size 333x517 --filter 1,3,9,17,31,32 --check exact \
+        --runs 1 --warmup 0 &&
+        run mma-$x $C --kernel-dir exp/$x --no-cache --size 8192 --filter 17,32 --runs 5 --no-tuned
+    done
+    [ -n "${MMA_TUNE:-1}" ] && tune_run tune-tf32x3 240 convolution:tf32x3 --filter 32 --size 8192 --budget 200 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

@@ -26,6 +26,8 @@ const cg_peak_test cg_peak_tests[] = {
     {"fp16", "compute", "half MADs, widths 1..16 (where a half kernel compiles)", cg_peak_fp16, false},
     {"int32", "compute", "int multiply-adds, widths 1..16 (2 ops each)", cg_peak_int32, false},
     {"int24", "compute", "mad24, widths 1..16 (2 ops each)", cg_peak_int24, false},
+    {"tf32-mma", "compute", "TF32 mma.sync on NVIDIA's tensor cores (inline PTX; 2 FLOPs a multiply-add)",
+     cg_peak_tf32_mma, false},
     {"crossover", "balance", "copy with k = 0, 3, 6 .. flops per pixel: where compute starts to cost",
      cg_peak_crossover, false},
     {"chains", "balance", "fp32 MADs in 1, 2, 4, 8, 16 independent chains per work-item", cg_peak_chains,
