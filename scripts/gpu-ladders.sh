@@ -502,6 +502,19 @@ PYEOF
         run mma-$x $C --kernel-dir exp/$x --no-cache --size 8192 --filter 17,32 --runs 5 --no-tuned
     done
     [ -n "${MMA_TUNE:-1}" ] && tune_run tune-tf32x3 240 convolution:tf32x3 --filter 32 --size 8192 --budget 200 --runs 5 ;;
+  mma-s16b) # issue 21: tf32x3's searches at 32x32 and 17x17, then the filter read from global memory instead of
+    # local (exp/fg: 7 KiB less local memory a group) verified at odd sizes, beside the committed kernel, own and tuned
+    for f in 32 17; do
+      tune_run tune-tf32x3-$f 200 convolution:tf32x3 --filter $f --size 8192 --budget 150 --runs 5
+    done
+    C=convolution:tf32,convolution:tf32x3
+    run fg-exact $C --kernel-dir exp/fg --no-cache --size 333x517 --filter 1,3,9,17,31,32 --check exact --runs 1 \
+      --warmup 0 --no-tuned &&
+      run fg-random $C --kernel-dir exp/fg --no-cache --size 1001x777 --filter 1,3,9,17,31,32 --runs 1 --warmup 0 \
+        --no-tuned &&
+      run fg-own $C --kernel-dir exp/fg --no-cache --size 8192 --filter 17,32 --runs 5 --no-tuned &&
+      run fg-tuned convolution:tf32x3 --kernel-dir exp/fg --no-cache --size 8192 --filter 17,32 --runs 5
+    run base-tuned convolution:tf32x3 --size 8192 --filter 17,32 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
