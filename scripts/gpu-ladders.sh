@@ -515,6 +515,22 @@ PYEOF
       run fg-own $C --kernel-dir exp/fg --no-cache --size 8192 --filter 17,32 --runs 5 --no-tuned &&
       run fg-tuned convolution:tf32x3 --kernel-dir exp/fg --no-cache --size 8192 --filter 17,32 --runs 5
     run base-tuned convolution:tf32x3 --size 8192 --filter 17,32 --runs 5 ;;
+  mma-wrong) # peak's tf32-mma, right (--quick: 4 accumulators) and broken on purpose as tests/device/test_peak.sh
+    # breaks it where the device has nvidia-mma: each broken copy must exit 3 with a FAILED row
+    echo "\$ clgauge peak --device gpu --quick --only tf32-mma" >>"$out/commands.txt"
+    $cg peak --device gpu --quick --only tf32-mma >"$out/mma-right.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    for m in "sum|(d[c][2] + d[c][3])|(d[c][2] + d[c][2])" "frag|((lane >> 2) & 3)|((lane >> 3) & 3)"; do
+      IFS='|' read -r n old new <<<"$m"
+      d=/tmp/wrong-mma-$n
+      mkdir -p $d && cp src/peak/*.cl $d/
+      python3 -c 'import sys; s = open(sys.argv[1]).read(); assert s.count(sys.argv[2]) == 1
+open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tensor.cl "$old" $d/tensor.cl "$new"
+      echo "\$ clgauge peak --device gpu --quick --only tf32-mma --kernel-dir DIR (tensor.cl: '$old' -> '$new')" \
+        >>"$out/commands.txt"
+      $cg peak --device gpu --quick --only tf32-mma --kernel-dir $d >"$out/mma-wrong-$n.txt" 2>&1
+      echo "rc=$?" >>"$out/commands.txt"
+    done ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

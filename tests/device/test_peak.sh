@@ -219,6 +219,11 @@ wrong_case overheads-queues overheads.cl queues <<<'[("x = x * 1664525u + 101390
 wrong_case divergence rules.cl divergence <<<'[("r = -(float)(u >> 8);", "r = -(float)(u >> 9);")]'
 wrong_case scatter scatter.cl scatter <<<'[("out[perm(i, m)] = in[i] + 1.0f;", "out[perm(i, m) ^ 1u] = in[i] + 1.0f;")]'
 wrong_case channels scatter.cl channels <<<'[("in[(i % rows) * pitch + i / rows]", "in[(i % rows) * pitch + i / rows + 1]")]'
+# tf32-mma runs only where the device has nvidia-mma (an NVIDIA GPU; PoCL reports it unsupported): broken there.
+if "$BIN" peak --quick --only tf32-mma --max-time 0.01 2>/dev/null | grep -q "tf32 mma .* GFLOP/s"; then
+    wrong_case mma-sum tensor.cl tf32-mma <<<'[("(d[c][2] + d[c][3])", "(d[c][2] + d[c][2])")]'
+    wrong_case mma-frag tensor.cl tf32-mma <<<'[("((lane >> 2) & 3)", "((lane >> 3) & 3)")]'
+fi
 
 fi
 # 6. The overheads family and the latency split of the full run of step 1: every row in order, ok and checked.
