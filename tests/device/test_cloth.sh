@@ -15,15 +15,23 @@
 
 run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
 
-# 1. Sizes and counts.
+# 1. Sizes and counts. The two rungs with the grid compiled in (-DGW, -DGH) build once per grid, so they take
+#    the sweep's grids of every remainder of 16 and 5 up to one each way, 3 cloths and the JSON run; every other
+#    rung takes every grid.
+nogrid=$("$BIN" list --json | python3 -c 'import json, sys
+w = [w for w in json.load(sys.stdin)["workloads"] if w["name"] == "cloth"][0]
+print(",".join("cloth:" + r["name"] for r in w["rungs"] if r["name"] not in ("noprev-grid", "grid-rsq2")))')
+[ -n "$nogrid" ] || fail "clgauge list --json: no cloth rungs"
 g=2x2,3x3,17x5,5x17,33x31,63x4,65x3,15x17,17x15,2x9,9x2,37x29 # one sweep, one process
-expect_ok "cloth --grid $g" -- run1 cloth --grid "$g" --steps 3 --iterations 3
-expect_ok "cloth, even iterations and steps" -- run1 cloth --grid 21x13 --steps 2 --iterations 4
-expect_ok "cloth, one step of one iteration" -- run1 cloth --grid 21x13 --steps 1 --iterations 1
-expect_ok "cloth, a sweep" -- run1 cloth --grid 7x6,12x11 --steps 2 --iterations 2
+expect_ok "cloth --grid $g" -- run1 "$nogrid" --grid "$g" --steps 3 --iterations 3
+g=2x2,17x5,5x17,33x31,63x4,9x2
+expect_ok "cloth grid rungs --grid $g" -- run1 cloth:noprev-grid,cloth:grid-rsq2 --grid "$g" --steps 3 --iterations 3
+expect_ok "cloth, even iterations and steps" -- run1 "$nogrid" --grid 21x13 --steps 2 --iterations 4
+expect_ok "cloth, one step of one iteration" -- run1 "$nogrid" --grid 21x13 --steps 1 --iterations 1
+expect_ok "cloth, a sweep" -- run1 "$nogrid" --grid 7x6,12x11 --steps 2 --iterations 2
 expect_ok "cloth, 3 cloths" -- run1 cloth --grid 17x15 --cloths 3 --steps 2 --iterations 3
-expect_ok "cloth, 5 cloths of 2x3" -- run1 cloth --grid 2x3 --cloths 5 --steps 3 --iterations 2
-expect_ok "cloth default grid" -- run1 cloth
+expect_ok "cloth, 5 cloths of 2x3" -- run1 "$nogrid" --grid 2x3 --cloths 5 --steps 3 --iterations 2
+expect_ok "cloth default grid" -- run1 "$nogrid"
 
 json=$TESTTMP/cloth.json
 rm -f "$json"
@@ -71,7 +79,7 @@ mut() { rm -rf "$wrong"; make_wrong cloth.cl "$wrong"; }
 caught() {
     local what=$1 rung=$2 grid=$3
     shift 3
-    expect_wrong "$what" -- "$BIN" run "$rung" --kernel-dir "$wrong" --no-cache --grid "$grid" --runs 1 --warmup 0 \
+    expect_wrong "$what" -- "$BIN" run "$rung" --kernel-dir "$wrong" --grid "$grid" --runs 1 --warmup 0 \
         --steps 2 --iterations 3 "$@"
 }
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
@@ -207,7 +215,7 @@ cpu_re="^clgauge: cloth: CPU-order reference (Gauss-Seidel in spring order, one 
 mut <<'EOF2'
 [("    ACC(pb.y, -dy, fb);", "    ACC(pb.y, dy, fb);")]
 EOF2
-"$BIN" run cloth:colour --kernel-dir "$wrong" --no-cache --grid 9x7 --steps 2 --iterations 3 --runs 1 --warmup 0 \
+"$BIN" run cloth:colour --kernel-dir "$wrong" --grid 9x7 --steps 2 --iterations 3 --runs 1 --warmup 0 \
     >"$TESTTMP/cloth_cpu.out" 2>&1
 grep -q "${cpu_re}no rung passed to compare with$" "$TESTTMP/cloth_cpu.out" ||
     { cat "$TESTTMP/cloth_cpu.out"; fail "a ladder with no passing rung: want the CPU line without a comparison"; }
@@ -272,7 +280,7 @@ if px["three"] != px["long"]:
 EOF2
 echo keep >"$TESTTMP/cloth_keep.png"
 expect 5 "^clgauge: error: cannot write $TESTTMP/cloth_keep.png: no cloth rung produced a verified state$" -- \
-    "$BIN" run cloth:colour --kernel-dir "$wrong" --no-cache --grid 9x7 --steps 2 --iterations 3 --runs 1 \
+    "$BIN" run cloth:colour --kernel-dir "$wrong" --grid 9x7 --steps 2 --iterations 3 --runs 1 \
     --warmup 0 --output "$TESTTMP/cloth_keep.png"
 [ "$(cat "$TESTTMP/cloth_keep.png")" = keep ] || fail "a run whose rungs all FAILED replaced the --output file"
 [ "$(grep -c "^clgauge: error" "$TESTTMP/test_cloth_err.out")" -eq 1 ] || fail "a failed --output: want one error line"

@@ -75,7 +75,7 @@ make_wrong convolution.cl "$wrong" <<'EOF'
  ("out[y * w + x] = sum.x + sum.y + sum.z + sum.w;", "out[y * w + x] = sum.x + sum.y + sum.z;")]
 EOF
 for rung in naive best vec4-pad; do
-    expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" --no-cache \
+    expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" \
         --size 67x45 --filter 7x5 --runs 1 --warmup 0
 done
 # One tap of a 32x32 filter off by 0.1% (in naive and in the register-blocked kernel): below the rounding
@@ -89,7 +89,7 @@ make_wrong convolution.cl "$wrongt" <<'EOF'
 EOF
 for rung in naive best; do
     expect_wrong "$rung: a tap off by 0.1% (exact)" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrongt" \
-        --no-cache --size 67x45 --filter 32 --check exact --runs 1 --warmup 0
+        --size 67x45 --filter 32 --check exact --runs 1 --warmup 0
 done
 
 # 3. Filters and sizes that cannot run: exit 1, one line naming the limit.

@@ -122,7 +122,7 @@ make_wrong filter3x3.cl "$wrong" <<'EOF'
 EOF
 for rung in u8-buf-shift u8-vec f32-vec; do
     expect_wrong "wrong $rung kernel" -- \
-        "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --no-cache --size 256x130 --runs 2 --warmup 0
+        "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --size 256x130 --runs 2 --warmup 0
 done
 wrongw=$TESTTMP/f3_wrong_weight
 make_wrong filter3x3.cl "$wrongw" <<'EOF'
@@ -133,7 +133,7 @@ EOF
 for check in random exact; do
     for rung in f32-buf-div f32-vec f32-local; do
         expect_wrong "$rung weight off by 1e-4 ($check)" -- "$BIN" run "filter3x3:$rung" --kernel-dir "$wrongw" \
-            --no-cache --size 67x43 --check "$check" --runs 1 --warmup 0
+            --size 67x43 --check "$check" --runs 1 --warmup 0
     done
 done
 

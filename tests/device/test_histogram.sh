@@ -69,7 +69,7 @@ mut() { rm -rf "$wrong"; make_wrong histogram.cl "$wrong"; }
 caught() {
     local what=$1 target=$2 size=$3
     shift 3
-    expect_wrong "$what" -- "$BIN" run "$target" --kernel-dir "$wrong" --no-cache --size "$size" --runs 1 \
+    expect_wrong "$what" -- "$BIN" run "$target" --kernel-dir "$wrong" --size "$size" --runs 1 \
         --warmup 1 "$@"
 }
 mut <<'EOF'

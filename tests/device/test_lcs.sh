@@ -146,7 +146,7 @@ if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in 
 # 2. Broken kernels.
 wrong=$TESTTMP/lcs_wrong
 mut() { rm -rf "$wrong"; make_wrong lcs.cl "$wrong"; }
-caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --no-cache --size "$3" --runs 1 --warmup 1; }
+caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --size "$3" --runs 1 --warmup 1; }
 mut <<'EOF'
 [("    *carry = (word)(s < v) | (word)(s2 < s);", "    *carry = (word)(s2 < s);")]
 EOF
@@ -160,20 +160,20 @@ echo keep >"$TESTTMP/lcs_keep"
 mut <<'EOF'
 [("            if (trace) rows[(size_t)j * nw + w] = V[w];\n        }\n    }", "            if (trace) rows[(size_t)w * m + j] = V[w];\n        }\n    }")]
 EOF
-expect 5 "cannot write $TESTTMP/lcs_keep: no lcs rung produced a verified traceback" -- "$BIN" run lcs:bitpar --kernel-dir "$wrong" --no-cache \
+expect 5 "cannot write $TESTTMP/lcs_keep: no lcs rung produced a verified traceback" -- "$BIN" run lcs:bitpar --kernel-dir "$wrong" \
     --input "$TESTTMP/ba.bin,$TESTTMP/bb.bin" --traceback --output "$TESTTMP/lcs_keep" --runs 1 --warmup 1
 [ "$(cat "$TESTTMP/lcs_keep")" = keep ] || fail "a run whose traceback FAILED replaced the --output file"
 mut <<'EOF'
 [("            if (trace && w < nw) rows[(size_t)j * nw + w] = v;", "            if (trace && w < nw) rows[(size_t)j * nw + w] = v ^ 1;")]
 EOF
 expect_wrong "grid --traceback: bit 0 of every kept word flipped" -- "$BIN" run lcs:grid --kernel-dir "$wrong" \
-    --no-cache --traceback --size 2000x900 --runs 1 --warmup 1
+    --traceback --size 2000x900 --runs 1 --warmup 1
 mut <<'EOF'
 [("    b += pair * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)",
   "    b += 0 * bstride, masks += pair * alphabet * nw, V += pair * nw, score += pair;\n    for (int w = 0; w < nw; w++)")]
 EOF
 expect_wrong "bitpar --pairs: every pair reads the first pair's b" -- "$BIN" run lcs:bitpar --kernel-dir "$wrong" \
-    --no-cache --pairs 4 --size 200x300 --runs 1 --warmup 1
+    --pairs 4 --size 200x300 --runs 1 --warmup 1
 mut <<'EOF'
 [("            v = p2[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;",
   "            v = p1[k - 1] + 1;\n        else\n            v = max(p1[k - 1], p1[k]);\n    }\n    cur[k] = v;")]

@@ -171,21 +171,21 @@ make_wrong opticalflow.cl "$wrong" <<'EOF'
  ("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
 for rung in buffers precomputed local-tile image-linear best unorm16 early-exit; do
-    expect_wrong "broken kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong" --no-cache \
+    expect_wrong "broken kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong" \
         --size 120x90 "${small[@]}" --runs 1 --warmup 0
 done
 wrong1=$TESTTMP/of_wrong_lost
 make_wrong opticalflow.cl "$wrong1" <<'EOF'
 [("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
-expect_wrong "lost rule off by one" -- "$BIN" run opticalflow:precomputed --kernel-dir "$wrong1" --no-cache \
+expect_wrong "lost rule off by one" -- "$BIN" run opticalflow:precomputed --kernel-dir "$wrong1" \
     --size 120x90 "${small[@]}" --runs 1 --warmup 0
 wrong2=$TESTTMP/of_wrong_barrier
 make_wrong opticalflow.cl "$wrong2" <<'EOF'
 [("    barrier(CLK_LOCAL_MEM_FENCE);\n", "")]
 EOF
 expect_wrong "local-tile without its barrier" -- "$BIN" run opticalflow:local-tile --kernel-dir "$wrong2" \
-    --no-cache --size 120x90 "${small[@]}" --runs 1 --warmup 0
+    --size 120x90 "${small[@]}" --runs 1 --warmup 0
 
 fi
 # 4b. local-tile's tile grows with the window: above the local memory allowed it is unsupported, naming both.
@@ -273,12 +273,12 @@ make_wrong opticalflow.cl "$wrong3" <<'EOF'
 EOF
 for rung in buffers precomputed image-linear best early-exit; do
     expect_wrong "broken sparse kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong3" \
-        --no-cache --size 120x90 "${small[@]}" --grid-step 3 --runs 1 --warmup 0
+        --size 120x90 "${small[@]}" --grid-step 3 --runs 1 --warmup 0
 done
 make_wrong opticalflow.cl "$wrong3" <<'EOF'
 [("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;")]
 EOF
-expect_wrong "a point left unwritten" -- "$BIN" run opticalflow:precomputed --kernel-dir "$wrong3" --no-cache \
+expect_wrong "a point left unwritten" -- "$BIN" run opticalflow:precomputed --kernel-dir "$wrong3" \
     --size 120x90 "${small[@]}" --points 500 --runs 1 --warmup 0
 
 fi
@@ -346,14 +346,14 @@ print(repr(rep))
 PY
     make_wrong opticalflow.cl "$emu-$move" <"$TESTTMP/of_emu.list"
 done
-expect_ok "emulated 8-bit texture, one level" -- run1 opticalflow:image-linear --kernel-dir "$emu-0" --no-cache \
+expect_ok "emulated 8-bit texture, one level" -- run1 opticalflow:image-linear --kernel-dir "$emu-0" \
     --size 160x120 --window 9 --levels 1
 expect_ok "emulated texture, coarsest level moved 0.005 px" -- run1 opticalflow:image-linear \
-    --kernel-dir "$emu-0.005" --no-cache --size 240x180 --window 9 --levels 2
+    --kernel-dir "$emu-0.005" --size 240x180 --window 9 --levels 2
 for c in "precomputed 0.005" "image-linear 0.05"; do
     read -r rung move <<<"$c"
     expect_wrong "$rung, coarsest level moved $move px" -- "$BIN" run "opticalflow:$rung" \
-        --kernel-dir "$emu-$move" --no-cache --size 240x180 --window 9 --levels 2 --runs 1 --warmup 0
+        --kernel-dir "$emu-$move" --size 240x180 --window 9 --levels 2 --runs 1 --warmup 0
     grep -q "first level 1 " "$TESTTMP/${test_name}_wrong.out" ||
         fail "$rung, coarsest level moved $move px: not reported at level 1"
 done
@@ -407,10 +407,10 @@ print(repr([(stop, stop.replace("dot(st, st) < (float)(EPS) * (float)(EPS)", con
 PY
     make_wrong opticalflow.cl "$TESTTMP/of_exit_$name" <"$TESTTMP/of_exit.list"
     expect_wrong "early-exit stopping $name" -- "$BIN" run opticalflow:early-exit --kernel-dir \
-        "$TESTTMP/of_exit_$name" --no-cache --size 120x90 --window 9 --runs 1 --warmup 0
+        "$TESTTMP/of_exit_$name" --size 120x90 --window 9 --runs 1 --warmup 0
 done
 expect_ok "early-exit stopping below 1 px at --epsilon 1" -- run1 opticalflow:early-exit --kernel-dir \
-    "$TESTTMP/of_exit_any" --no-cache --size 120x90 --window 9 --epsilon 1
+    "$TESTTMP/of_exit_any" --size 120x90 --window 9 --epsilon 1
 fi
 
 # 10. half (CL_HALF_FLOAT images of the second frame): ok, or unsupported naming CL_HALF_FLOAT, either because

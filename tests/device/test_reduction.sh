@@ -53,7 +53,7 @@ EOF
 # 2. Broken kernels.
 wrong=$TESTTMP/red_wrong
 mut() { rm -rf "$wrong"; make_wrong reduction.cl "$wrong"; }
-caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --no-cache --size "$3" --runs 1 --warmup 1; }
+caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --size "$3" --runs 1 --warmup 1; }
 mut <<'EOF'
 [("if (t < n) v += ((__global const float *)in)[t];\n    float r = group_sum(v, s);", "float r = group_sum(v, s);")]
 EOF
@@ -83,7 +83,7 @@ mut <<'EOF'
 EOF
 caught "no barrier between tree levels" reduction:sequential 100003
 expect_wrong "historical wrong kernel" -- \
-    "$BIN" run reduction:naive --kernel-dir "$TESTDATA/wrong" --size 4096 --runs 1 --warmup 0 --no-cache
+    "$BIN" run reduction:naive --kernel-dir "$TESTDATA/wrong" --size 4096 --runs 1 --warmup 0
 
 # 3. Sizes: what --check exact cannot do is refused up front (exit 1, the limit named).
 expect 1 "2^23" -- "$BIN" run reduction --check exact --size 16M

@@ -68,7 +68,7 @@ EOF
 # 2. Broken kernels.
 wrong=$TESTTMP/scan_wrong
 mut() { rm -rf "$wrong"; make_wrong scan.cl "$wrong"; }
-caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --no-cache --size "$3" --runs 1 --warmup 1 "${@:4}"; }
+caught() { expect_wrong "$1" -- "$BIN" run "$2" --kernel-dir "$wrong" --size "$3" --runs 1 --warmup 1 "${@:4}"; }
 mut <<'EOF'
 [("        if (base + e < n) out[base + e] = s[IDX(e)];", "        if (base + e + 1 < n) out[base + e] = s[IDX(e)];")]
 EOF

@@ -45,7 +45,7 @@ caught() {
     shift 2
     for size in "$@"; do
         expect_wrong "$what ($rung, $size)" -- \
-            "$BIN" run "transpose:$rung" --kernel-dir "$wrong" --no-cache --size "$size" --runs 1 --warmup 1
+            "$BIN" run "transpose:$rung" --kernel-dir "$wrong" --size "$size" --runs 1 --warmup 1
     done
 }
 mut <<'EOF'
