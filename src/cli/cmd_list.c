@@ -130,6 +130,7 @@ static cJSON *rung_json(const cg_workload *w, const cg_rung *r)
     cJSON_AddStringToObject(j, "name", r->name);
     cJSON_AddStringToObject(j, "why", r->why);
     cJSON_AddStringToObject(j, "kernel", r->kernel);
+    cJSON_AddStringToObject(j, "cl_file", cg_rung_cl_file(w, r));
     if (r->options)
         cJSON_AddStringToObject(j, "build_options", r->options);
     else
@@ -149,6 +150,10 @@ static cJSON *workload_json(const cg_workload *w)
     cJSON_AddStringToObject(j, "summary", w->summary);
     cJSON_AddStringToObject(j, "size_help", w->size_help);
     cJSON_AddStringToObject(j, "cl_file", w->cl_file);
+    cJSON *files = cJSON_AddArrayToObject(j, "cl_files");
+    cJSON_AddItemToArray(files, cJSON_CreateString(w->cl_file));
+    for (const char *const *f = w->more_cl_files; f && *f; f++)
+        cJSON_AddItemToArray(files, cJSON_CreateString(*f));
     cJSON *opts = cJSON_AddArrayToObject(j, "options");
     size_t n;
     const cg_opt_row *t = cg_opt_table(&n);

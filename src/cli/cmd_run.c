@@ -413,11 +413,15 @@ static cg_status run_or_tune(const cg_opts *o, int argc, char **argv, FILE *out,
     cg_status st = cg_targets_parse(o->targets, &t);
     if (st == CG_OK) st = check_run_opts(o, &t, &ro, &mask);
     if (st == CG_OK && tune) st = cg_tune_configure(o, &t, out);
-    ro.no_tuned = o->no_tuned || tune;      /* a search starts from the rungs' own values */
-    const char *cl_files[CG_MAX_WORKLOADS]; /* --kernel-dir: the .cl file of each selected workload */
+    ro.no_tuned = o->no_tuned || tune;     /* a search starts from the rungs' own values */
+    const char *cl_files[CG_MAX_CL_FILES]; /* --kernel-dir: the .cl files of each selected workload */
     size_t n_cl = 0;
-    for (size_t w = 0; st == CG_OK && w < cg_nworkloads; w++)
-        if (t.any[w]) cl_files[n_cl++] = cg_workloads[w]->cl_file;
+    for (size_t w = 0; st == CG_OK && w < cg_nworkloads; w++) {
+        if (!t.any[w] || n_cl == CG_MAX_CL_FILES) continue;
+        cl_files[n_cl++] = cg_workloads[w]->cl_file;
+        for (const char *const *f = cg_workloads[w]->more_cl_files; f && *f && n_cl < CG_MAX_CL_FILES; f++)
+            cl_files[n_cl++] = *f;
+    }
     if (st == CG_OK) st = cg_program_check_sources(o->kernel_dir, cl_files, n_cl);
     if (st != CG_OK) return st;
     cg_device_list l;

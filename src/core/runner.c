@@ -251,15 +251,15 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     if (w->options) w->options(state, r, extra, sizeof extra);
     snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
     cg_build_info bi;
-    st = cg_program_build(ctx, w->cl_file, opts, &prog, &bi);
+    const char *file = cg_rung_cl_file(w, r);
+    st = cg_program_build(ctx, file, opts, &prog, &bi);
     row->build_s = bi.ms / 1e3;
     row->cache_hit = bi.cache_hit;
     CG_DEBUG("%s:%s: program built in %.2f s%s", row->workload, row->rung, row->build_s,
              bi.cache_hit ? " (from the cache)" : "");
-    if (st == CG_OK && r->kernel &&
-        (st = cg_program_check_kernel(ctx, prog, w->cl_file, r->kernel)) != CG_OK) {
+    if (st == CG_OK && r->kernel && (st = cg_program_check_kernel(ctx, prog, file, r->kernel)) != CG_OK) {
         row->status = CG_RUNG_BUILD_FAILED;
-        snprintf(row->reason, sizeof row->reason, "kernel '%s' not found in %s", r->kernel, w->cl_file);
+        snprintf(row->reason, sizeof row->reason, "kernel '%s' not found in %s", r->kernel, file);
         goto out;
     }
     if (st != CG_OK) {
@@ -276,7 +276,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
         goto out;
     }
     st = timed_runs(ctx, w, state, rs, o, t, row, &log);
-    fill_facts(ctx, w->cl_file, opts, &log, &row->facts);
+    fill_facts(ctx, file, opts, &log, &row->facts);
     if (st == CG_OK) {
         fill_rates(row, ceil, t, (size_t)o->runs);
         row->times = (cg_times){t, (size_t)o->runs}; /* the row keeps the raw times */

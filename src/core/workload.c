@@ -13,6 +13,12 @@ const cg_rung *cg_workload_rung(const cg_workload *w, const char *name)
     return NULL;
 }
 
+const char *cg_rung_cl_file(const cg_workload *w, const cg_rung *r)
+{
+    const char *f = w->rung_cl_file ? w->rung_cl_file(r) : NULL;
+    return f ? f : w->cl_file;
+}
+
 bool cg_rung_has_option(const cg_rung *r, const char *opt)
 {
     return r->options && strstr(r->options, opt) != NULL;

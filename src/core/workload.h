@@ -148,9 +148,13 @@ typedef struct cg_workload {
     const char *name;
     const char *summary;   /* one line for `clgauge list` */
     const char *size_help; /* what --size means here: "N floats (2^24, 16M, 16777216)" */
-    const char *cl_file;   /* "reduction.cl" */
-    bool takes_images_io;  /* a capability: accepts the shared --input/--output PNG options */
-    bool takes_text_io;    /* a capability: --input A,B (two files of bytes) and --output (a text result) */
+    const char *cl_file;   /* "reduction.cl": the kernels of every rung, unless rung_cl_file names another */
+    /* Optional (NULL: every rung builds cl_file): the .cl file rung r builds, NULL for cl_file. Its files are
+     * also listed in more_cl_files (NULL-terminated), which --kernel-dir must hold as well. */
+    const char *(*rung_cl_file)(const cg_rung *r);
+    const char *const *more_cl_files;
+    bool takes_images_io; /* a capability: accepts the shared --input/--output PNG options */
+    bool takes_text_io;   /* a capability: --input A,B (two files of bytes) and --output (a text result) */
     bool takes_length; /* a capability: --length N|NxM, another name of --size (lcs: the strings' lengths) */
     const cg_wopt *wopts; /* the run options of its own (NULL: none); at most one of kind CG_WOPT_EXTENTS */
     size_t n_wopts;
@@ -211,6 +215,8 @@ const cg_wopt *cg_workload_sweep(const cg_workload *w);
 /* A rung's work-group size: `want` (or `dflt` when want <= 0) clamped to the device's max_wg and rounded down
  * to a power of two. */
 size_t cg_rung_pow2_wg(int want, size_t dflt, size_t max_wg);
+/* The .cl file rung r of w builds: w->rung_cl_file's answer, else w->cl_file. */
+const char *cg_rung_cl_file(const cg_workload *w, const cg_rung *r);
 /* Whether the rung's build options hold `opt` (e.g. "-DFMA"). */
 bool cg_rung_has_option(const cg_rung *r, const char *opt);
 /* The number after `opt` in the rung's build options (e.g. 4 for "-DJK=" in "-DJK=4"), or 0 without it. */

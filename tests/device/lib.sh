@@ -44,8 +44,13 @@ expect() {
 }
 
 make_wrong() {
-    local name=$1 dir=$2
+    local name=$1 dir=$2 src f
+    src=$(ls "$SRC"/workloads/*/"$name" 2>/dev/null | head -1)
+    [ -n "$src" ] || fail "no kernel file src/workloads/*/$name"
     mkdir -p "$dir"
+    for f in "$(dirname "$src")"/*.cl; do # the workload's other .cl files, which --kernel-dir must hold too
+        [ -e "$dir/$(basename "$f")" ] || cp "$f" "$dir/"
+    done
     python3 -c '
 import ast, sys
 s = open(sys.argv[1]).read()
@@ -53,7 +58,7 @@ for old, new in ast.literal_eval(sys.stdin.read()):
     if s.count(old) != 1:
         sys.exit("cannot make the wrong kernel: %r not found once" % old)
     s = s.replace(old, new)
-open(sys.argv[2], "w").write(s)' "$SRC/workloads/${name%.cl}/$name" "$dir/$name" || fail "could not write $dir/$name"
+open(sys.argv[2], "w").write(s)' "$src" "$dir/$name" || fail "could not write $dir/$name"
 }
 
 expect_wrong() {

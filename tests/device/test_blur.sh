@@ -168,7 +168,7 @@ for c in "cpu-sums/keep/61x300:        acc[(y - y0) % T] = 0.0f;|" \
     python3 -c 'import sys; a, b = sys.argv[1].split("|"); print(repr([(a, b)]))' "$pair" >"$TESTTMP/blur_cr.list"
     make_wrong blur.cl "$TESTTMP/blur_cr_$name" <"$TESTTMP/blur_cr.list"
     expect_wrong "$rung broken ($name)" -- "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_cr_$name" \
-        --no-cache --size "$size" --sigma 5 --runs 1 --warmup 0
+        --size "$size" --sigma 5 --runs 1 --warmup 0
 done
 fi
 
@@ -193,12 +193,14 @@ done
 wrong=$TESTTMP/blur_wrong
 make_wrong blur.cl "$wrong" <<'EOF'
 [("for (int i = -R; i <= R; i++)\n        s += g[i + R] * row[clampi(x + i, w)];",
-  "for (int i = -R; i < R; i++)\n        s += g[i + R] * row[clampi(x + i, w)];"),
- ("float p1 = in[0], p2 = p1, p3 = p1;", "float p1 = 0.0f, p2 = p1, p3 = p1;")]
+  "for (int i = -R; i < R; i++)\n        s += g[i + R] * row[clampi(x + i, w)];")]
+EOF
+make_wrong blur_rec.cl "$wrong" <<'EOF'
+[("float p1 = in[0], p2 = p1, p3 = p1;", "float p1 = 0.0f, p2 = p1, p3 = p1;")]
 EOF
 for rung in sep rgV recursive-vt recursive-ht; do
     expect_wrong "wrong $rung kernel" -- \
-        "$BIN" run "blur:$rung" --kernel-dir "$wrong" --no-cache --size 333x517 --runs 1 --warmup 0
+        "$BIN" run "blur:$rung" --kernel-dir "$wrong" --size 333x517 --runs 1 --warmup 0
 done
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
@@ -210,22 +212,22 @@ for mutant in "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;"
     "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = z[j];" \
     "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = mat3(M, s) + z[j];" \
     "t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);|t = mat3(k == nb - 1 ? Ml : M, t) + a[j];"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_blk"
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_blk"
     for rung in rgV-blocks rgH-blocks recursive-blocks; do
         expect_wrong "block carry mutant '${mutant##*|}' in $rung" -- \
-            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_blk" --no-cache --size 333x517 --runs 1 --warmup 0
+            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_blk" --size 333x517 --runs 1 --warmup 0
     done
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
 #     Triggs and Sdika's): off by up to 0.4 near the far borders, caught by the check (exit 3).
 wrong2=$TESTTMP/blur_wrong2
-make_wrong blur.cl "$wrong2" <<'EOF'
+make_wrong blur_rec.cl "$wrong2" <<'EOF'
 [("    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;",
   "    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;\n    p1 = p2 = p3 = out[(n - 1) * stride];")]
 EOF
 expect_wrong "steady-state anti-causal start" -- \
-    "$BIN" run blur:rgH --kernel-dir "$wrong2" --no-cache --size 333x517 --runs 1 --warmup 0
+    "$BIN" run blur:rgH --kernel-dir "$wrong2" --size 333x517 --runs 1 --warmup 0
 
 # 2c. Weights off by 1e-4 relative: one tap of sep's row pass (random data), one of the 2D rung and of the
 #     fused row pass (--check exact: below the rounding bound of 961 random terms, an exact mismatch here),
@@ -236,18 +238,20 @@ make_wrong blur.cl "$wrong3" <<'EOF'
   "        s += g[i + R] * (i == 0 ? 1.0001f : 1.0f) * row[clampi(x + i, w)];"),
  ("            s += wr[i] * row[clampi(x + i, w)];",
   "            s += wr[i] * (i == 0 && j == 0 ? 1.0001f : 1.0f) * row[clampi(x + i, w)];"),
- ("            if (k < T) a0 += g[k] * v;", "            if (k < T) a0 += g[k] * (k == R ? 1.0001f : 1.0f) * v;"),
- ("float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;",
+ ("            if (k < T) a0 += g[k] * v;", "            if (k < T) a0 += g[k] * (k == R ? 1.0001f : 1.0f) * v;")]
+EOF
+make_wrong blur_rec.cl "$wrong3" <<'EOF'
+[("float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;",
   "float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * 1.0001f * p3;")]
 EOF
 expect_wrong "sep weight off by 1e-4" -- \
-    "$BIN" run blur:sep --kernel-dir "$wrong3" --no-cache --size 333x517 --runs 1 --warmup 0
+    "$BIN" run blur:sep --kernel-dir "$wrong3" --size 333x517 --runs 1 --warmup 0
 for rung in conv2d fused; do
     expect_wrong "$rung weight off by 1e-4 (exact)" -- \
-        "$BIN" run "blur:$rung" --kernel-dir "$wrong3" --no-cache --size 67x45 --check exact --runs 1 --warmup 0
+        "$BIN" run "blur:$rung" --kernel-dir "$wrong3" --size 67x45 --check exact --runs 1 --warmup 0
 done
 expect_wrong "recursive feedback off by 1e-4 at sigma 32" -- \
-    "$BIN" run blur:recursive --kernel-dir "$wrong3" --no-cache --size 64x45 --sigma 32 --runs 1 --warmup 0
+    "$BIN" run blur:recursive --kernel-dir "$wrong3" --size 64x45 --sigma 32 --runs 1 --warmup 0
 
 # 2d. Intermediates: sep-local's row pass writes nothing. sep, run before it in the same run, left the
 #     right row pass in the shared temporary; the runner poisons it before every run, so sep-local FAILS.
@@ -258,7 +262,7 @@ make_wrong blur.cl "$wrong4" <<'EOF'
 [("    if (x >= w || get_global_id(1) >= (size_t)h) return;\n    float s = 0.0f;\n    for (int i = 0; i < T; i++)",
   "    if (x >= w || get_global_id(1) >= (size_t)h || 1) return;\n    float s = 0.0f;\n    for (int i = 0; i < T; i++)")]
 EOF
-"$BIN" run blur:sep,blur:sep-local --kernel-dir "$wrong4" --no-cache --size 333x517 --runs 2 --warmup 0 \
+"$BIN" run blur:sep,blur:sep-local --kernel-dir "$wrong4" --size 333x517 --runs 2 --warmup 0 \
     >"$TESTTMP/blur_int.out" 2>&1
 rc=$?
 if [ "$rc" -ne 3 ] || ! grep -q "^blur:sep-local  *FAILED" "$TESTTMP/blur_int.out" ||
@@ -304,18 +308,18 @@ for mutant in "float i1 = x, i2 = x, i3 = x, o1 = k.sc * x, o2 = o1, o3 = o1, o4
     "        out[i * stride] += o0;|        out[i * stride] = o0;" \
     "k.s6 * i3 + k.s7 * i4 - k.s8|k.s6 * i3 - k.s8" \
     "float o0 = k.s0 * i0 + k.s1 * i1 + k.s2 * i2 + k.s3 * i3 - k.s8 * o1|float o0 = k.s0 * i0 + k.s1 * i1 + k.s2 * i2 + k.s3 * i3 - k.s8 * 1.0001f * o1"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_dr"
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_dr"
     expect_wrong "Deriche mutant '${mutant##*|}'" -- \
-        "$BIN" run blur:dH,blur:dV,blur:deriche,blur:deriche-vt16 --kernel-dir "$TESTTMP/blur_wrong_dr" --no-cache \
+        "$BIN" run blur:dH,blur:dV,blur:deriche,blur:deriche-vt16 --kernel-dir "$TESTTMP/blur_wrong_dr" \
         --size 131x197 --sigma 32 --runs 1 --warmup 0
     wrong_rows "Deriche mutant '${mutant##*|}'" dH dV deriche deriche-vt16
 done
 for mutant in "    if (ox < h && oy < w) out[oy * h + ox] = aux[ix + iy * 16];|    if (ox < h - 1 && oy < w) out[oy * h + ox] = aux[ix + iy * 16];" \
     "    int ox = by * 16 + ix, oy = bx * 16 + iy;|    int ox = get_group_id(1) * 16 + ix, oy = bx * 16 + iy;" \
     "aux[iy + ix * 16] = in[y * w + x];|aux[ix + iy * 16] = in[y * w + x];"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur.cl "$TESTTMP/blur_wrong_t16"
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_t16"
     expect_wrong "transposeLS mutant '${mutant##*|}'" -- \
-        "$BIN" run blur:deriche-vt16,blur:recursive-vt16 --kernel-dir "$TESTTMP/blur_wrong_t16" --no-cache \
+        "$BIN" run blur:deriche-vt16,blur:recursive-vt16 --kernel-dir "$TESTTMP/blur_wrong_t16" \
         --size 333x517 --runs 1 --warmup 0
     wrong_rows "transposeLS mutant '${mutant##*|}'" deriche-vt16 recursive-vt16
 done

@@ -578,6 +578,31 @@ static void test_rung_options(void **state)
     assert_int_equal(cg_rung_option_int(&none, "-DJK="), 0);
 }
 
+/* cg_rung_cl_file: the workload's file unless its rung_cl_file names another; blur's recursive rungs name
+ * blur_rec.cl, its convolutions none. */
+static const char *odd_file(const cg_rung *r)
+{
+    return r->p[0] == 1 ? "other.cl" : NULL;
+}
+
+static void test_rung_cl_file(void **state)
+{
+    (void)state;
+    cg_rung a = {.name = "a", .p = {0}}, b = {.name = "b", .p = {1}};
+    cg_workload plain = {.name = "plain", .cl_file = "plain.cl"};
+    cg_workload two = {.name = "two", .cl_file = "two.cl", .rung_cl_file = odd_file};
+    assert_string_equal(cg_rung_cl_file(&plain, &b), "plain.cl");
+    assert_string_equal(cg_rung_cl_file(&two, &a), "two.cl");
+    assert_string_equal(cg_rung_cl_file(&two, &b), "other.cl");
+    const cg_workload *blur = cg_registry_find("blur");
+    assert_non_null(blur);
+    assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "recursive-blocks")), "blur_rec.cl");
+    assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "deriche")), "blur_rec.cl");
+    assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "ring-taps")), "blur.cl");
+    assert_string_equal(blur->more_cl_files[0], "blur_rec.cl");
+    assert_null(blur->more_cl_files[1]);
+}
+
 int main(void)
 {
     cg_log_set_sink(record, NULL);
@@ -600,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_status_merge),
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_rung_options),
+        cmocka_unit_test(test_rung_cl_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

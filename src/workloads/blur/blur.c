@@ -517,11 +517,37 @@ static cg_status blur_save_output(cg_ctx *ctx, void *state, const char *path)
     return cg_png_write_grey(path, s->saved, s->w, s->h);
 }
 
+/* The recursive filters' kernels are in blur_rec.cl, the convolutions' in blur.cl. */
+static const char *blur_rung_cl_file(const cg_rung *r)
+{
+    switch (r->p[P_ALGO]) {
+    case A_RG_H:
+    case A_RG_V:
+    case A_RG:
+    case A_RG_VT:
+    case A_RG_HT:
+    case A_RG_VT16:
+    case A_RGB_V:
+    case A_RGB_H:
+    case A_RGB:
+    case A_DR_H:
+    case A_DR_V:
+    case A_DR:
+    case A_DR_VT16:
+        return "blur_rec.cl";
+    default:
+        return NULL;
+    }
+}
+static const char *const blur_more_cl_files[] = {"blur_rec.cl", NULL};
+
 const cg_workload cg_workload_blur = {
     .name = "blur",
     .summary = "Gaussian blur (--sigma): 2D, separable, local tiles, fused, recursive (YvV, Deriche)",
     .size_help = "picture WxH (4096x4096) or N for NxN; default 4096x4096 on GPUs, 512x512 elsewhere",
     .cl_file = "blur.cl",
+    .rung_cl_file = blur_rung_cl_file,
+    .more_cl_files = blur_more_cl_files,
     .takes_images_io = true,
     .rungs = rungs,
     .n_rungs = sizeof rungs / sizeof rungs[0],

@@ -104,7 +104,7 @@ typedef struct blur_state {
     uint8_t *saved; /* the last verified output as grey, for --output */
     bool have_saved;
     cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
-    cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur.cl) */
+    cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur_rec.cl) */
 } blur_state;
 
 /* blur_ref.c: fills s->ref[] from s->in and logs the recursive filter's error against the Gaussian. */

@@ -20,7 +20,7 @@ enum { IMP_INPUT, IMP_CAUSAL, IMP_ANTI, IMP_START, IMP_KINDS };
 
 /* One line of n samples through the filter in double, with x zero but for a unit impulse of the given kind
  * at position i: in the input, added to the causal pass's value i, to the anti-causal pass's value i, or to
- * start slot i (0..2: p1..p3) of the anti-causal pass. Mirrors blur.cl's yvv_line. u is scratch (n). */
+ * start slot i (0..2: p1..p3) of the anti-causal pass. Mirrors blur_rec.cl's yvv_line. u is scratch (n). */
 static void impulse_line(size_t n, const double c[4], const double m[9], int kind, size_t i, double *u,
                          double *out)
 {

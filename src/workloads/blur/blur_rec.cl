@@ -1,0 +1,338 @@
+/* blur's recursive filters, whose cost per pixel does not grow with sigma (blur.cl has the convolutions):
+ * the Young-van Vliet recursive Gaussian (a work-item per line, with transposes between the passes, or with
+ * lines cut into blocks and a carry fix-up) and Deriche's (the guide's own 4+4 taps; k, a float16 of
+ * coefficients). The YvV kernels take c = (B, b1/b0, b2/b0, b3/b0). Build option: BLK (the block rungs' block
+ * length: their kernels exist only with it). Pixel indices are int: the host refuses 2^31 pixels.
+ */
+
+/* ---- the recursive Gaussian (Young-van Vliet): 4 MADs per pixel and pass, whatever sigma ---------------
+ * One work-item filters one line of n samples `stride` apart: a causal pass into out, started at the steady
+ * state of the first sample (exact for a picture extended by its edge pixel), then an anti-causal pass over
+ * out in place, started where the same extension past the last sample puts it (Triggs and Sdika): the
+ * steady state plus m (3x3, row-major) times the causal pass's last three deviations from it. */
+void yvv_line(__global const float *in, __global float *out, int n, int stride, float4 c, float16 m)
+{
+    float p1 = in[0], p2 = p1, p3 = p1;
+    for (int i = 0; i < n; i++) {
+        float v = c.x * in[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+    float e = in[(n - 1) * stride];
+    float d0 = out[(n - 1) * stride] - e;
+    float d1 = (n > 1 ? out[(n - 2) * stride] : in[0]) - e;
+    float d2 = (n > 2 ? out[(n - 3) * stride] : in[0]) - e;
+    p1 = e + m.s0 * d0 + m.s1 * d1 + m.s2 * d2;
+    p2 = e + m.s3 * d0 + m.s4 * d1 + m.s5 * d2;
+    p3 = e + m.s6 * d0 + m.s7 * d1 + m.s8 * d2;
+    for (int i = n - 1; i >= 0; i--) {
+        float v = c.x * out[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
+        out[i * stride] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
+    }
+}
+
+/* rgH: one work-item per row; neighbouring work-items are a row apart, so no load is coalesced on a GPU. */
+__kernel void blur_rg_rows(__global const float *in, __global float *out, int w, int h, float4 c, float16 m)
+{
+    int y = get_global_id(0);
+    if (y < h) yvv_line(in + y * w, out + y * w, w, 1, c, m);
+}
+
+/* rgV: one work-item per column; neighbouring work-items read neighbouring floats: coalesced. */
+__kernel void blur_rg_cols(__global const float *in, __global float *out, int w, int h, float4 c, float16 m)
+{
+    int x = get_global_id(0);
+    if (x < w) yvv_line(in + x, out + x, h, w, c, m);
+}
+
+/* The transpose of the recursive-vt rung (out, w rows of h, = in, h rows of w, transposed): a 32x32 tile,
+ * local rows padded by one float, 32x8 work-groups (the transpose ladder's tile32 rung). */
+__kernel void blur_transpose(__global const float *in, __global float *out, int w, int h)
+{
+    __local float tile[32][33];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x = get_group_id(0) * 32 + lx, y0 = get_group_id(1) * 32 + ly;
+    for (int j = 0; j < 32; j += 8)
+        if (x < w && y0 + j < h) tile[ly + j][lx] = in[(y0 + j) * w + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int ox = get_group_id(1) * 32 + lx, oy0 = get_group_id(0) * 32 + ly;
+    for (int j = 0; j < 32; j += 8)
+        if (ox < h && oy0 + j < w) out[(oy0 + j) * h + ox] = tile[lx][ly + j];
+}
+
+/* The guide's own transpose (Listing 14-6, transposeLS): 16x16 work-groups, one element per work-item, the
+ * block transposed on its write into local memory (aux[iy + ix * 16]), and the skew: block row by + bx
+ * (mod the number of block rows), bx unchanged. Bounds checks added: the guide assumes multiples of 16. */
+__kernel void blur_transpose_ls(__global const float *in, __global float *out, int w, int h)
+{
+    __local float aux[256];
+    int bx = get_group_id(0), by = get_group_id(1);
+    int ix = get_local_id(0), iy = get_local_id(1);
+    by = (by + bx) % (int)get_num_groups(1); /* the guide's one changed line (cast: int arithmetic) */
+    int x = bx * 16 + ix, y = by * 16 + iy;
+    if (x < w && y < h) aux[iy + ix * 16] = in[y * w + x];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int ox = by * 16 + ix, oy = bx * 16 + iy; /* out is w rows of h */
+    if (ox < h && oy < w) out[oy * h + ox] = aux[ix + iy * 16];
+}
+
+/* ---- Deriche's recursive Gaussian (the guide's Listing 14-4: 4 feed-forward, 4 feedback taps) ------------
+ * One work-item filters one line of n samples `stride` apart: the causal pass y+ into out, from the steady
+ * state of the first sample, then the anti-causal pass y- from the steady state of the last, which reads the
+ * input (never y+) and adds its output to out: y = y+ + y- (Deriche 1993), 5 accesses and 2 x 8 MADs per pixel.
+ * k: s0..s3 the causal feed-forward taps n0..n3, s4..s7 the anti-causal ones m1..m4, s8..sb the feedback
+ * d1..d4, sc and sd the steady-state outputs per unit input of the two passes. */
+void dr_line(__global const float *in, __global float *out, int n, int stride, float16 k)
+{
+    float x = in[0];
+    float i1 = x, i2 = x, i3 = x, o1 = k.sc * x, o2 = o1, o3 = o1, o4 = o1;
+    for (int i = 0; i < n; i++) {
+        float i0 = in[i * stride];
+        float o0 = k.s0 * i0 + k.s1 * i1 + k.s2 * i2 + k.s3 * i3 - k.s8 * o1 - k.s9 * o2 - k.sa * o3 - k.sb * o4;
+        out[i * stride] = o0;
+        i3 = i2;
+        i2 = i1;
+        i1 = i0;
+        o4 = o3;
+        o3 = o2;
+        o2 = o1;
+        o1 = o0;
+    }
+    x = in[(n - 1) * stride];
+    float i4 = x;
+    i1 = i2 = i3 = x;
+    o1 = o2 = o3 = o4 = k.sd * x;
+    for (int i = n; i-- > 0;) {
+        float o0 = k.s4 * i1 + k.s5 * i2 + k.s6 * i3 + k.s7 * i4 - k.s8 * o1 - k.s9 * o2 - k.sa * o3 - k.sb * o4;
+        float i0 = in[i * stride];
+        out[i * stride] += o0;
+        i4 = i3;
+        i3 = i2;
+        i2 = i1;
+        i1 = i0;
+        o4 = o3;
+        o3 = o2;
+        o2 = o1;
+        o1 = o0;
+    }
+}
+
+/* dH: one work-item per row (the guide's rgH), loads a row apart. */
+__kernel void blur_dr_rows(__global const float *in, __global float *out, int w, int h, float16 k)
+{
+    int y = get_global_id(0);
+    if (y < h) dr_line(in + y * w, out + y * w, w, 1, k);
+}
+
+/* dV: one work-item per column (the guide's rgV), coalesced. */
+__kernel void blur_dr_cols(__global const float *in, __global float *out, int w, int h, float16 k)
+{
+    int x = get_global_id(0);
+    if (x < w) dr_line(in + x, out + x, h, w, k);
+}
+
+/* ---- the recursive Gaussian cut into blocks (Nehab, Maximo, Lima, Hoppe 2011), built only with -DBLK ------
+ * Each line (a column: samples w apart, neighbouring lines 1 apart; a row: samples 1 apart, lines w apart) is
+ * cut into blocks of BLK samples, the last one shorter. Pass 1 (a work-item per line and block): the block
+ * filtered causally from a zero state, then anti-causally from a zero state over that; only the final states
+ * are written, z = the causal pass's last three values and a = the anti-causal pass's first three. Pass 2 (a
+ * work-item per line, sequential over its blocks): the true causal state entering each block, s[k+1] =
+ * M s[k] + z[k] from the steady state of the first sample; the Triggs-Sdika start from the last; the true
+ * anti-causal state entering each block from below, t[k-1] = M t[k] + a[k] + F s[k]. M (the feedback run over
+ * a block of zeros) and F (what a causal state entering a block becomes at its top after both zero-input
+ * passes) are 3x3, row-major in a float16, for a full block and for the last one, from the host. Pass 3: each
+ * block filtered again from its true states (in private memory) and written. Carries: 6 floats per line and
+ * block, slot j of block k at carry[(j * nb + k) * lines + line] (neighbouring lines, neighbouring floats);
+ * pass 2 overwrites z with s and a with t. The arithmetic of each step is yvv_line's. */
+#ifdef BLK
+
+/* The causal pass over the block's L samples x[0], x[stride], ... from state p (p[0] the newest) into u. */
+void blk_causal(__global const float *x, int L, int stride, float4 c, float *u, float *p)
+{
+    float p1 = p[0], p2 = p[1], p3 = p[2];
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) {
+            float v = c.x * x[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    p[0] = p1;
+    p[1] = p2;
+    p[2] = p3;
+}
+
+/* The anti-causal pass over u[0..L) in place, from state p (the values just below the block). */
+void blk_anti(float *u, int L, float4 c, float *p)
+{
+    float p1 = p[0], p2 = p[1], p3 = p[2];
+#pragma unroll
+    for (int i = BLK - 1; i >= 0; i--)
+        if (i < L) {
+            float v = c.x * u[i] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    p[0] = p1;
+    p[1] = p2;
+    p[2] = p3;
+}
+
+/* Pass 1 for block get_global_id(1) of a line of n samples: its zero-state carries z and a. */
+void blk_carry(__global const float *x, __global float *carry, int n, int stride, int lines, float4 c)
+{
+    int k = get_global_id(1), nb = (n + BLK - 1) / BLK, L = min(BLK, n - k * BLK);
+    float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
+    blk_causal(x + k * BLK * stride, L, stride, c, u, p);
+    blk_anti(u, L, c, q);
+    for (int j = 0; j < 3; j++) {
+        carry[(j * nb + k) * lines] = p[j];
+        carry[((j + 3) * nb + k) * lines] = q[j];
+    }
+}
+
+/* M v for a 3x3 map M with its row sums M 1 in s9, sa, sb, as v.x (M 1) + M (v - v.x): at large sigma the
+ * entries of M are large (538 at sigma 32 for 32-pixel blocks) and cancel on a smooth state, whose
+ * differences are small, so this loses less to rounding than the plain product. */
+float3 mat3(float16 M, float3 v)
+{
+    float d1 = v.y - v.x, d2 = v.z - v.x;
+    return v.x * M.s9ab + (float3)(M.s1 * d1 + M.s2 * d2, M.s4 * d1 + M.s5 * d2, M.s7 * d1 + M.s8 * d2);
+}
+
+/* Three slots of block k's carries from slot j on (slots nb * lines apart), and a store of three. */
+float3 slots(__global const float *cz, int k, int j, int nb, int lines)
+{
+    __global const float *ck = cz + (j * nb + k) * lines;
+    return (float3)(ck[0], ck[nb * lines], ck[2 * nb * lines]);
+}
+
+void put_slots(__global float *cz, int k, int j, int nb, int lines, float3 v)
+{
+    __global float *ck = cz + (j * nb + k) * lines;
+    ck[0] = v.x;
+    ck[nb * lines] = v.y;
+    ck[2 * nb * lines] = v.z;
+}
+
+/* Pass 2 for one line: the true states entering every block (M, F: a full block's; Ml, Fl: the last's).
+ * The carries of FIX_BATCH blocks are loaded before any of them is used, so that a GPU has that many loads
+ * in flight instead of one long-latency load per block (each slot is read before it is overwritten). */
+#define FIX_BATCH 8
+void blk_fix(__global const float *x, __global float *cz, int n, int stride, int lines, float16 m,
+             float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    int nb = (n + BLK - 1) / BLK;
+    float e = x[(n - 1) * stride];
+    float3 s = (float3)(x[0]), z[FIX_BATCH], sk[FIX_BATCH], a[FIX_BATCH];
+    for (int k0 = 0; k0 < nb; k0 += FIX_BATCH) {
+#pragma unroll
+        for (int j = 0; j < FIX_BATCH; j++)
+            z[j] = slots(cz, min(k0 + j, nb - 1), 0, nb, lines);
+#pragma unroll
+        for (int j = 0; j < FIX_BATCH; j++) {
+            int k = k0 + j;
+            if (k < nb) {
+                put_slots(cz, k, 0, nb, lines, s);
+                s = mat3(k == nb - 1 ? Ml : M, s) + z[j];
+            }
+        }
+    }
+    float3 d = s - e;
+    float3 t = e + (float3)(m.s0 * d.x + m.s1 * d.y + m.s2 * d.z, m.s3 * d.x + m.s4 * d.y + m.s5 * d.z,
+                            m.s6 * d.x + m.s7 * d.y + m.s8 * d.z);
+    for (int k0 = nb - 1; k0 >= 0; k0 -= FIX_BATCH) {
+#pragma unroll
+        for (int j = 0; j < FIX_BATCH; j++) {
+            sk[j] = slots(cz, max(k0 - j, 0), 0, nb, lines);
+            a[j] = slots(cz, max(k0 - j, 0), 3, nb, lines);
+        }
+#pragma unroll
+        for (int j = 0; j < FIX_BATCH; j++) {
+            int k = k0 - j;
+            if (k >= 0) {
+                put_slots(cz, k, 3, nb, lines, t);
+                t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);
+            }
+        }
+    }
+}
+
+/* Pass 3 for block get_global_id(1): both passes from the true states, written to out. */
+void blk_out(__global const float *x, __global float *out, __global const float *carry, int n, int stride,
+             int lines, float4 c)
+{
+    int k = get_global_id(1), nb = (n + BLK - 1) / BLK, L = min(BLK, n - k * BLK);
+    float u[BLK], p[3], q[3];
+    for (int j = 0; j < 3; j++) {
+        p[j] = carry[(j * nb + k) * lines];
+        q[j] = carry[((j + 3) * nb + k) * lines];
+    }
+    blk_causal(x + k * BLK * stride, L, stride, c, u, p);
+    blk_anti(u, L, c, q);
+    __global float *o = out + k * BLK * stride;
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) o[i * stride] = u[i];
+}
+
+/* Columns: a work-item per (column, block), neighbouring work-items neighbouring columns (coalesced). The
+ * three kernels take the same arguments. */
+__kernel void blur_rgb_cols_carry(__global const float *in, __global float *out, int w, int h, float4 c,
+                                  float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                  float16 Fl)
+{
+    int x = get_global_id(0);
+    if (x < w) blk_carry(in + x, carry + x, h, w, w, c);
+}
+
+__kernel void blur_rgb_cols_fix(__global const float *in, __global float *out, int w, int h, float4 c,
+                                float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                float16 Fl)
+{
+    int x = get_global_id(0);
+    if (x < w) blk_fix(in + x, carry + x, h, w, w, m, M, Ml, F, Fl);
+}
+
+__kernel void blur_rgb_cols_out(__global const float *in, __global float *out, int w, int h, float4 c,
+                                float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                float16 Fl)
+{
+    int x = get_global_id(0);
+    if (x < w) blk_out(in + x, out + x, carry + x, h, w, w, c);
+}
+
+/* Rows: a work-item per (row, block), neighbouring work-items a row apart (as rgH). */
+__kernel void blur_rgb_rows_carry(__global const float *in, __global float *out, int w, int h, float4 c,
+                                  float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                  float16 Fl)
+{
+    int y = get_global_id(0);
+    if (y < h) blk_carry(in + y * w, carry + y, w, 1, h, c);
+}
+
+__kernel void blur_rgb_rows_fix(__global const float *in, __global float *out, int w, int h, float4 c,
+                                float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                float16 Fl)
+{
+    int y = get_global_id(0);
+    if (y < h) blk_fix(in + y * w, carry + y, w, 1, h, m, M, Ml, F, Fl);
+}
+
+__kernel void blur_rgb_rows_out(__global const float *in, __global float *out, int w, int h, float4 c,
+                                float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
+                                float16 Fl)
+{
+    int y = get_global_id(0);
+    if (y < h) blk_out(in + y * w, out + y * w, carry + y, w, 1, h, c);
+}
+#endif
