@@ -533,6 +533,22 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
       $cg peak --device gpu --quick --only tf32-mma --kernel-dir $d >"$out/mma-wrong-$n.txt" 2>&1
       echo "rc=$?" >>"$out/commands.txt"
     done ;;
+  recheck-s16) # session 16's restructuring on NVIDIA: blur's kernels from two .cl files (the recursive filters in
+    # blur_rec.cl), every rung at odd sizes at sigma 0.5 (exact), 5 and 32; peak's compute family with tf32-mma
+    run s16-blur-5 blur --size 333x517 --sigma 5 --runs 1 --warmup 0 &&
+      run s16-blur-32 blur --size 517x333 --sigma 32 --runs 1 --warmup 0 &&
+      run s16-blur-exact blur --size 131x197 --sigma 0.5 --check exact --runs 1 --warmup 0
+    echo "\$ clgauge peak --device gpu --only compute --max-time 0.3 --json peak-compute.json" >>"$out/commands.txt"
+    timeout 150 $cg peak --device gpu --only compute --max-time 0.3 --json "$out/peak-compute.json" \
+      >"$out/peak-compute.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
+  hist-h200-tune) # issue 21 on an H200: self-zero's search at 2^28 random bytes (as s9f on the H100), then
+    # best and self-zero untuned and tuned, random and all-equal
+    tune_run tune-h200-self-zero 200 histogram:self-zero --budget 120 --runs 5
+    H=histogram:best,histogram:self-zero
+    run h200t-u8-random-own $H --no-tuned --pattern random --runs 20 &&
+      run h200t-u8-random $H --pattern random --runs 20 &&
+      run h200t-u8-allequal $H --pattern allequal --runs 20 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
