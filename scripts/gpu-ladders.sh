@@ -549,6 +549,13 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     run h200t-u8-random-own $H --no-tuned --pattern random --runs 20 &&
       run h200t-u8-random $H --pattern random --runs 20 &&
       run h200t-u8-allequal $H --pattern allequal --runs 20 ;;
+  hist-h200-tune2) # issue 21 on an H200: self-zero's search on all-equal bytes, and on random bytes over 8 loads
+    # in flight and one wave (as s9g on the H100); then tuned runs of both patterns
+    tune_run tune-h200-self-zero-eq 200 histogram:self-zero --pattern allequal --budget 120 --runs 5
+    tune_run tune-h200-self-zero-x 200 histogram:self-zero --space "wg=512,1024;copies=32;loads=4,8;grid=1,2" \
+      --budget 100 --runs 5
+    run h200t2-u8-random histogram:self-zero --pattern random --runs 20 &&
+      run h200t2-u8-allequal histogram:self-zero --pattern allequal --runs 20 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
