@@ -151,6 +151,13 @@ cloth_resid cloth_residual(const cloth_params *p, const float *pos, int cloths);
 /* Springs of every family in a w x h grid. */
 size_t cloth_spring_total(int w, int h);
 
+/* cloth.c: every cloth's state from the row-major layout (row) into the colour-major one (cm) with to_cm,
+ * else back; cm's empty slots are left as they are. */
+void cloth_cm_convert(const cloth_state *s, float *row, float *cm, bool to_cm);
+
+/* cloth_check.c: the checks of rung rs's last run (cg_workload.verify). */
+cg_status cloth_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c);
+
 /* cloth_draw.c */
 #define CLOTH_PICTURE_W 800 /* --output's size */
 #define CLOTH_PICTURE_H 600
