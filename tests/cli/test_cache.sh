@@ -97,6 +97,10 @@ mkdir -p "$kd"
 expect "--kernel-dir missing file" 5 "cannot read kernel source $(re_quote "$kd")/reduction.cl" -- \
     "$bin" run reduction --size 4096 --runs 1 --warmup 0 --kernel-dir "$kd"
 check "missing file: one line, no rows" -- test "$(wc -l <"$last_stderr")/$(wc -c <"$last_stdout")" = 1/0
+cp "$TESTDATA/../../src/workloads/blur/blur.cl" "$kd/" # blur builds two files: every rung needs both there
+expect "--kernel-dir without blur's second file" 5 "cannot read kernel source $(re_quote "$kd")/blur_rec.cl" -- \
+    "$bin" run blur:sep --size 64 --runs 1 --warmup 0 --kernel-dir "$kd"
+rm -f "$kd/blur.cl"
 mkdir "$kd/reduction.cl"
 expect "--kernel-dir reduction.cl a directory" 5 "reduction.cl: is a directory" -- \
     "$bin" "${tiny[@]}" --kernel-dir "$kd"
