@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up (scripts/setup.sh), the format check (scripts/check-format.sh), then unit, CLI
-# and device tests on the default OpenCL device (PoCL where there is no GPU), once in a normal build and once
-# under AddressSanitizer + UndefinedBehaviorSanitizer. The fuzz targets replay their committed corpus as ctest
-# tests (fuzz.*); longer fuzzing (scripts/fuzz.sh) and valgrind (scripts/valgrind.sh) are run by hand:
-# docs/robustness.md.
+# The whole test suite: set-up (scripts/setup.sh), the format check (scripts/check-format.sh), then the tests on
+# the default OpenCL device (PoCL where there is no GPU) in two builds, each test where it checks most:
+#   normal build (the binary users run): unit, fuzz, device tests (every rung at every residue, right and broken
+#     kernels) and the kernel mutants;
+#   AddressSanitizer + UndefinedBehaviorSanitizer build: unit, fuzz, CLI tests (every option, file and bad
+#     input: host code) and the device tests' host paths (CLGAUGE_TEST_PASS=sanitize: tests/device/lib.sh).
+# The fuzz targets replay their committed corpus as ctest tests (fuzz.*); longer fuzzing (scripts/fuzz.sh) and
+# valgrind (scripts/valgrind.sh) are run by hand: docs/robustness.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -30,7 +33,7 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 scripts/check-format.sh
 export CLGAUGE_REQUIRE_BROWSER=1
-(cd build && ctest --output-on-failure -j"$jobs")
+(cd build && ctest --output-on-failure -j"$jobs" -E '^cli\.')
 
 # Sanitized build: the OpenCL runtime (PoCL, LLVM) is not built with ASan, so its own allocations are kept out
 # of the leak report (tests/lsan.supp); clgauge's own leaks are still reported.
@@ -40,8 +43,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_odr_violation=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The kernel mutants (device.test_mutation_quick) test the kernels' checks, not host code: the device tests
-# already run every host path they take, so they run in the normal pass only.
-# Likewise the device tests' sections of further broken kernels (tests/device/lib.sh: sanitizer_pass).
+# already run every host path they take, so they run in the normal pass only. Likewise the device tests' further
+# broken kernels and the repeats of their sweeps (tests/device/lib.sh: sanitizer_pass). The CLI tests run here
+# only: what they check is host code, and the device tests run the normal build end to end.
 export CLGAUGE_TEST_PASS=sanitize
 (cd build-asan && ctest --output-on-failure -j"$jobs" -E '^device\.test_mutation_quick$')
 echo "test.sh: all tests passed (normal and ASan/UBSan builds)"

@@ -105,7 +105,7 @@ done
 # 1c. The block rungs (32-pixel blocks) at every residue of the block each way: a last block of 1, 2, 31
 #     and 0 (whole blocks) pixels, a picture smaller than one block, one row, one column, one pixel; and
 #     the sigma range over several blocks each way (the carries reach furthest at sigma 32).
-for check in random exact; do
+for check in $(sweep_checks); do
     for case in 65x66,95x63,66x129,128x191,31x20,1x65,65x1,1x1:2 131x197:0.5 131x197:10 131x197:32; do
         size=${case%%:*} sigma=${case##*:}
         "$BIN" run "$BLOCKS" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
@@ -122,24 +122,23 @@ done
 #     of 1, 0 (whole), 7 and 44 rows for both), 32-row loads (a strip's rows + 2R rounded up to 32),
 #     128-column groups (4 columns a work-item on a CPU up to radius 24) with every kind of last group, at
 #     sigma 2, 10 (1 column) and 32 (1 column, 8-row loads); cx 1, 2 and 8 in test_tune_spaces_c.
-# strips RUNG CASES...: RUNG at each case SIZE,SIZE,...:SIGMA, --check random and exact, every row OK.
+# strips RUNG CASES...: RUNG at each case SIZE,SIZE,...:SIGMA, --check random and exact, every row OK. A case is
+# one sweep (one process, each size its own inputs and check): it must print one OK row per size.
 strips() {
-    local rung=$1 check case size sigma rc sizes
+    local rung=$1 check case sizes sigma rc n
     shift
-    for check in random exact; do
+    for check in $(sweep_checks); do
         for case in "$@"; do
-            IFS=, read -ra sizes <<<"${case%%:*}"
-            sigma=${case##*:}
-            for size in "${sizes[@]}"; do
-                "$BIN" run "blur:$rung" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
-                    >"$TESTTMP/blur_case.out" 2>&1
-                rc=$?
-                if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" ||
-                    ! grep -q "$rung *OK" "$TESTTMP/blur_case.out"; then
-                    cat "$TESTTMP/blur_case.out"
-                    fail "run blur:$rung --size $size --sigma $sigma --check $check: exit $rc, want 0 and every row OK"
-                fi
-            done
+            sizes=${case%%:*} sigma=${case##*:}
+            "$BIN" run "blur:$rung" --size "$sizes" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
+                >"$TESTTMP/blur_case.out" 2>&1
+            rc=$?
+            n=$(grep -c "^blur\(\[[0-9x]*\]\)*:$rung  *OK!* " "$TESTTMP/blur_case.out")
+            if [ "$rc" -ne 0 ] || grep -q FAILED "$TESTTMP/blur_case.out" ||
+                [ "$n" -ne "$(tr , '\n' <<<"$sizes" | wc -l)" ]; then
+                cat "$TESTTMP/blur_case.out"
+                fail "run blur:$rung --size $sizes --sigma $sigma --check $check: exit $rc and $n OK rows, want 0 and one a size"
+            fi
         done
     done
 }

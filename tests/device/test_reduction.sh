@@ -18,12 +18,11 @@ run1() { "$BIN" run "$@" --runs 1 --warmup 1; }
 # 1. Sizes: 1..5 (less than a float4, one float4 and a tail), 255/256/257 and 511/512/513 (one group of 256 and
 #    of 2 x 256 elements, +-1), 65536+0..3 (several passes, every n % 4), 100003 (a prime) and 262147 (three
 #    multi-pass passes, grids with a remainder loop).
-for n in 1 2 3 4 5 7 255 256 257 511 512 513 65536 65537 65538 65539 100003 262147; do
-    expect_ok "reduction --size $n" -- run1 reduction --size "$n"
-done
-for n in 1 3 257 513 65539 100003; do
-    expect_ok "reduction --size $n --check exact" -- run1 reduction --size "$n" --check exact
-done
+#    Each list is one sweep: one process, each size its own inputs and check, each program built once.
+sizes=1,2,3,4,5,7,255,256,257,511,512,513,65536,65537,65538,65539,100003,262147
+expect_ok "reduction --size $sizes" -- run1 reduction --size "$sizes"
+expect_ok "reduction --size 1,3,257,513,65539,100003 --check exact" -- \
+    run1 reduction --size 1,3,257,513,65539,100003 --check exact
 
 # The JSON of one run: the size and bound_ratio (0 < ratio <= 1 in random mode, 0 in exact mode), nv-shfl.
 json=$TESTTMP/red.json
