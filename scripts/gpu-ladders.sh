@@ -556,6 +556,16 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
       --budget 100 --runs 5
     run h200t2-u8-random histogram:self-zero --pattern random --runs 20 &&
       run h200t2-u8-allequal histogram:self-zero --pattern allequal --runs 20 ;;
+  tiles-s17) # issue 21: the rows' blocks through local tiles (rgH-tiles, recursive-tiles) beside the block rungs
+    # and fused-ring at 4096^2 and 8192^2, sigma 5 and 32; then searches of the tiles' wg x blk, and tuned runs
+    T=blur:rgV-blocks,blur:rgH-blocks,blur:rgH-tiles,blur:recursive-blocks,blur:recursive-tiles,blur:fused-ring
+    run tiles-4096-s5 $T --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
+      run tiles-8192-s5 $T --size 8192x8192 --sigma 5 --runs 5 --no-tuned &&
+      run tiles-4096-s32 $T --size 4096x4096 --sigma 32 --runs 5 --no-tuned
+    tune_run tune-rgH-tiles 150 blur:rgH-tiles --size 4096x4096 --budget 60 --runs 5
+    tune_run tune-recursive-tiles 150 blur:recursive-tiles --size 4096x4096 --budget 60 --runs 5
+    run tiles-4096-tuned blur:rgH-tiles,blur:recursive-tiles --size 4096x4096 --runs 10 &&
+      run tiles-8192-tuned blur:rgH-tiles,blur:recursive-tiles --size 8192x8192 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

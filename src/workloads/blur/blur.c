@@ -70,6 +70,10 @@ static const cg_rung rungs[] = {
      "blur_rgb_rows_carry", NULL, 0, 0, {A_RGB_H, 64, 1, 1, BLUR_BLK}},
     {"recursive-blocks", "recursive, both ways, 32-px blocks; rows as rgH, no transposes (H100: rgH 3x rgV)",
      "blur_rgb_rows_carry", NULL, 0, 0, {A_RGB, 64, 1, 1, BLUR_BLK}},
+    {"rgH-tiles", "half, vs rgH-blocks: blocks of 32 rows go through local tiles, loaded and stored a row at a time: coalesced",
+     "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB_H, 64, 1, 1, BLUR_BLK}},
+    {"recursive-tiles", "vs recursive-blocks: the row passes' blocks through local tiles (as rgH-tiles): coalesced",
+     "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB, 64, 1, 1, BLUR_BLK}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h). fused: the group's sides and the output rows per work-item
@@ -98,6 +102,9 @@ static const cg_tspace spaces[] = {
     {"rgV-blocks,rgH-blocks,recursive-blocks", 2,
      {{"wg", P_WGX, CG_TR_WG_X, 5, {0, 32, 64, 128, 256}},
       {"blk", P_BLK, CG_TR_OTHER, 5, {8, 16, 32, 64, 128}}}},
+    {"rgH-tiles,recursive-tiles", 2,
+     {{"wg", P_WGX, CG_TR_OTHER, 4, {32, 64, 128, 256}},
+      {"blk", P_BLK, CG_TR_OTHER, 4, {8, 16, 32, 64}}}},
 };
 /* clang-format on */
 
@@ -425,6 +432,9 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "blk=%d: a multiple of %d up to 256 (rows loaded at a time; the row loop is unrolled %d "
                  "times), or 0",
                  blk, BLUR_RING_U, BLUR_RING_U);
+    else if (cg_rung_has_option(r, "-DTILES") && (wx < 32 || wx > 1024 || wx % 32))
+        snprintf(why, len, "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)",
+                 wx);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())

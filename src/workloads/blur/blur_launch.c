@@ -2,13 +2,15 @@
  * destination buffer, whether the picture is transposed at that step, the launch shape, the extra argument);
  * prepare turns the rung's plan into kernels with their arguments set, enqueue replays them. */
 #include <stdlib.h>
+#include <string.h>
 #include "core/clerr.h"
 #include "core/log.h"
 #include "workloads/blur/blur.h"
 #include "workloads/blur/blur_ref.h"
 
 enum { B_IN, B_OUT, B_TMP, B_TMP2 };
-/* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block) */
+/* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block); S_TILES_H (the
+ * rows' S_BLOCKS_H steps of a rung built with -DTILES): 32 x (wg/32) groups, 32 rows and wg/32 blocks each */
 /* S_TRANSPOSE: 32x8 groups over 32x32 tiles; S_TRANSPOSE16: the guide's 16x16 groups, one pixel each */
 typedef enum {
     S_PIXEL,
@@ -20,7 +22,8 @@ typedef enum {
     S_TRANSPOSE,
     S_TRANSPOSE16,
     S_BLOCKS_H,
-    S_BLOCKS_W
+    S_BLOCKS_W,
+    S_TILES_H
 } shape;
 /* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels;
  * X_D: Deriche's coefficients (a float16) */
@@ -154,6 +157,12 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
         l->local[0] = l->local[1] = 16;
         l->global[0] = round_up(w, 16);
         l->global[1] = round_up(h, 16);
+    } else if (sh == S_TILES_H) {
+        size_t blk = (size_t)r->p[P_BLK], tg = wx / 32;
+        l->local[0] = 32;
+        l->local[1] = tg;
+        l->global[0] = round_up(h, 32);
+        l->global[1] = round_up((w + blk - 1) / blk, tg);
     } else if (sh == S_BLOCKS_H || sh == S_BLOCKS_W) {
         size_t blk = (size_t)r->p[P_BLK], lines = sh == S_BLOCKS_H ? h : w, len = sh == S_BLOCKS_H ? w : h;
         l->auto_local = wx == 0;
@@ -235,6 +244,7 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
+    if (cg_rung_has_option(r, "-DTILES")) return r->p[P_BLK] < 0 ? 0 : LOCAL_TILES(wx, (size_t)r->p[P_BLK]);
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
            : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(s, r))
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
@@ -263,11 +273,17 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     /* a block rung's blocks have their own bound: its plan passes the carries (fused-ring's P_BLK is a batch)
      */
     q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
+    bool tiles = cg_rung_has_option(r, "-DTILES");
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        shape_launch(s, r, p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
-        CG_TRY_OBJ(l->k, clCreateKernel(prog, p->kernel, CG_ERRP));
-        l->stage = p->kernel;
+        /* -DTILES: the rows' block passes 1 and 3 through local tiles; the fix-up and the columns as planned */
+        bool tiled = tiles && p->shape == S_BLOCKS_H;
+        const char *kernel = !tiled                                       ? p->kernel
+                             : !strcmp(p->kernel, "blur_rgb_rows_carry") ? "blur_rgb_rows_carry_t"
+                                                                          : "blur_rgb_rows_out_t";
+        shape_launch(s, r, tiled ? S_TILES_H : p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
+        l->stage = kernel;
         if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;
     }
 out:

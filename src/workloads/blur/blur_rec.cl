@@ -335,4 +335,105 @@ __kernel void blur_rgb_rows_out(__global const float *in, __global float *out, i
     int y = get_global_id(0);
     if (y < h) blk_out(in + y * w, out + y * w, carry + y, w, 1, h, c);
 }
+
+#ifdef TILES
+/* rgH-tiles, recursive-tiles: the rows' passes 1 and 3 through local tiles (pass 2 is blur_rgb_rows_fix). A
+ * group of 32 x TG work-items takes 32 rows and TG consecutive blocks of them; warp g loads block g's 32 rows
+ * a row at a time (a row's BLK contiguous floats: coalesced, where blk_carry's neighbouring work-items read a
+ * row apart) into its tile, whose rows are padded to BLK + 1 floats so that the 32 work-items walking their
+ * own rows of it read 32 different banks. Pass 3 writes its outputs back into the tile, then stores them a
+ * row at a time. The carries are the block rungs' (neighbouring rows, neighbouring floats). */
+#define TG   (WGX / 32)
+#define TROW (BLK + 1)
+
+/* Block k of rows y0 .. y0 + 31 into t; pixels past the picture are 0 (no pass reads them). */
+void tile_load(__local float *t, __global const float *in, int w, int h, int y0, int k)
+{
+    int lane = get_local_id(0);
+    for (int r = 0; r < 32; r++)
+        for (int i = lane; i < BLK; i += 32) {
+            int y = y0 + r, x = k * BLK + i;
+            t[r * TROW + i] = y < h && x < w ? in[y * w + x] : 0.0f;
+        }
+}
+
+/* The tile's block k of rows y0 .. y0 + 31 to the picture, a row at a time. */
+void tile_store(__local const float *t, __global float *out, int w, int h, int y0, int k)
+{
+    int lane = get_local_id(0);
+    for (int r = 0; r < 32; r++)
+        for (int i = lane; i < BLK; i += 32) {
+            int y = y0 + r, x = k * BLK + i;
+            if (y < h && x < w) out[y * w + x] = t[r * TROW + i];
+        }
+}
+
+/* blk_causal over one row of a tile: t[0 .. L) from state p into u. */
+void tile_causal(__local const float *t, int L, float4 c, float *u, float *p)
+{
+    float p1 = p[0], p2 = p[1], p3 = p[2];
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) {
+            float v = c.x * t[i] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    p[0] = p1;
+    p[1] = p2;
+    p[2] = p3;
+}
+
+/* Pass 1: work-item (r, g) gives row y0 + r's block get_global_id(1) its zero-state carries z and a. */
+__kernel __attribute__((reqd_work_group_size(32, TG, 1))) void
+blur_rgb_rows_carry_t(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
+                      __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    __local float tiles[TG * 32 * TROW];
+    __local float *t = tiles + get_local_id(1) * 32 * TROW;
+    int r = get_local_id(0), y0 = get_group_id(0) * 32, y = y0 + r, k = get_global_id(1);
+    int nb = (w + BLK - 1) / BLK;
+    if (k < nb) tile_load(t, in, w, h, y0, k);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (y >= h || k >= nb) return;
+    int L = min(BLK, w - k * BLK);
+    float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
+    tile_causal(t + r * TROW, L, c, u, p);
+    blk_anti(u, L, c, q);
+    for (int j = 0; j < 3; j++) {
+        carry[(j * nb + k) * h + y] = p[j];
+        carry[((j + 3) * nb + k) * h + y] = q[j];
+    }
+}
+
+/* Pass 3: both passes from the true states, into the tile, then stored. */
+__kernel __attribute__((reqd_work_group_size(32, TG, 1))) void
+blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
+                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    __local float tiles[TG * 32 * TROW];
+    __local float *t = tiles + get_local_id(1) * 32 * TROW;
+    int r = get_local_id(0), y0 = get_group_id(0) * 32, y = y0 + r, k = get_global_id(1);
+    int nb = (w + BLK - 1) / BLK;
+    if (k < nb) tile_load(t, in, w, h, y0, k);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (y < h && k < nb) {
+        int L = min(BLK, w - k * BLK);
+        float u[BLK], p[3], q[3];
+        for (int j = 0; j < 3; j++) {
+            p[j] = carry[(j * nb + k) * h + y];
+            q[j] = carry[((j + 3) * nb + k) * h + y];
+        }
+        tile_causal(t + r * TROW, L, c, u, p);
+        blk_anti(u, L, c, q);
+#pragma unroll
+        for (int i = 0; i < BLK; i++) /* its own row: no other work-item reads it */
+            if (i < L) t[r * TROW + i] = u[i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (k < nb) tile_store(t, out, w, h, y0, k);
+}
+#endif /* TILES */
 #endif
