@@ -566,6 +566,12 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     tune_run tune-recursive-tiles 150 blur:recursive-tiles --size 4096x4096 --budget 60 --runs 5
     run tiles-4096-tuned blur:rgH-tiles,blur:recursive-tiles --size 4096x4096 --runs 10 &&
       run tiles-8192-tuned blur:rgH-tiles,blur:recursive-tiles --size 8192x8192 --runs 5 ;;
+  tiles-s17b) # issue 21: the tiles loaded with all of a lane's 32 loads in flight; the tile rungs again at
+    # 4096^2 and 8192^2 (sigma 5) beside the block rungs, then their search
+    T=blur:rgV-blocks,blur:rgH-blocks,blur:rgH-tiles,blur:recursive-blocks,blur:recursive-tiles
+    run tiles2-4096 $T --size 4096x4096 --runs 10 --no-tuned &&
+      run tiles2-8192 $T --size 8192x8192 --runs 5 --no-tuned
+    tune_run tune2-recursive-tiles 120 blur:recursive-tiles --size 4096x4096 --budget 50 --runs 5 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}

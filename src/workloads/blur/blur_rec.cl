@@ -346,15 +346,26 @@ __kernel void blur_rgb_rows_out(__global const float *in, __global float *out, i
 #define TG   (WGX / 32)
 #define TROW (BLK + 1)
 
-/* Block k of rows y0 .. y0 + 31 into t; pixels past the picture are 0 (no pass reads them). */
+#define TI   ((BLK + 31) / 32) /* a lane's pixels in a tile row */
+
+/* Block k of rows y0 .. y0 + 31 into t; pixels past the picture are 0 (no pass reads them). All 32 x TI loads
+ * of a lane are issued before the first is stored: one memory latency per tile. */
 void tile_load(__local float *t, __global const float *in, int w, int h, int y0, int k)
 {
     int lane = get_local_id(0);
+    float v[32][TI];
+#pragma unroll
     for (int r = 0; r < 32; r++)
-        for (int i = lane; i < BLK; i += 32) {
-            int y = y0 + r, x = k * BLK + i;
-            t[r * TROW + i] = y < h && x < w ? in[y * w + x] : 0.0f;
+#pragma unroll
+        for (int j = 0; j < TI; j++) {
+            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;
+            v[r][j] = i < BLK && y < h && x < w ? in[y * w + x] : 0.0f;
         }
+#pragma unroll
+    for (int r = 0; r < 32; r++)
+#pragma unroll
+        for (int j = 0; j < TI; j++)
+            if (lane + 32 * j < BLK) t[r * TROW + lane + 32 * j] = v[r][j];
 }
 
 /* The tile's block k of rows y0 .. y0 + 31 to the picture, a row at a time. */
