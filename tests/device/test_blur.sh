@@ -9,6 +9,8 @@
 # plain steady state, and a first pass that writes nothing in a full run (its intermediate is poisoned);
 # the block rungs (Nehab et al.) at every residue of the block length and over the sigma range, and their carry
 # fix-up broken four ways (skipped, not propagated, the last block's map, the anti-causal carry's causal part);
+# the tile rungs (the rows' blocks through 32-row local tiles) at every residue of the tile's rows too, their
+# tile loaded a row late and their pass 3 without carries;
 # the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
 # recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
 # transposeLS three ways;
@@ -17,9 +19,9 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks"
+    fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
-BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
+BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks,blur:rgH-tiles,blur:recursive-tiles"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -43,7 +45,10 @@ stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "b
           "recursive-vt16": ["blur_rg_cols", "blur_transpose_ls"],
           "rgV-blocks": ["blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
           "recursive-blocks": ["blur_rgb_rows_carry", "blur_rgb_rows_fix", "blur_rgb_rows_out",
-                               "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"]}
+                               "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
+          "rgH-tiles": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix", "blur_rgb_rows_out_t"],
+          "recursive-tiles": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix", "blur_rgb_rows_out_t",
+                              "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"]}
 bad += ["%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]])
         for r in rows if r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]]
 for b in bad:
@@ -104,9 +109,11 @@ done
 
 # 1c. The block rungs (32-pixel blocks) at every residue of the block each way: a last block of 1, 2, 31
 #     and 0 (whole blocks) pixels, a picture smaller than one block, one row, one column, one pixel; and
-#     the sigma range over several blocks each way (the carries reach furthest at sigma 32).
+#     the sigma range over several blocks each way (the carries reach furthest at sigma 32). The tile rungs'
+#     32-row tiles end with 2, 31, 1, 20, 0 (97x64) and 1 rows; an odd count of blocks a row leaves their
+#     groups of two blocks one past the row.
 for check in $(sweep_checks); do
-    for case in 65x66,95x63,66x129,128x191,31x20,1x65,65x1,1x1:2 131x197:0.5 131x197:10 131x197:32; do
+    for case in 65x66,95x63,66x129,128x191,31x20,97x64,1x65,65x1,1x1:2 131x197:0.5 131x197:10 131x197:32; do
         size=${case%%:*} sigma=${case##*:}
         "$BIN" run "$BLOCKS" --size "$size" --sigma "$sigma" --check "$check" --runs 1 --warmup 0 \
             >"$TESTTMP/blur_case.out" 2>&1
@@ -215,6 +222,16 @@ for mutant in "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;"
     for rung in rgV-blocks rgH-blocks recursive-blocks; do
         expect_wrong "block carry mutant '${mutant##*|}' in $rung" -- \
             "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_blk" --size 333x517 --runs 1 --warmup 0
+    done
+done
+
+# 2a'. The tile rungs' own code: the tile loaded a row late, pass 3 started without its carries.
+for mutant in "            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;|            int y = y0 + r + 1, i = lane + 32 * j, x = k * BLK + i;" \
+    "            p[j] = carry[(j * nb + k) * h + y];|            p[j] = 0.0f;"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_tile"
+    for rung in rgH-tiles recursive-tiles; do
+        expect_wrong "tile mutant '${mutant##*|}' in $rung" -- \
+            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_tile" --size 333x517 --runs 1 --warmup 0
     done
 done
 

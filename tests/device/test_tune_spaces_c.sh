@@ -7,6 +7,8 @@
 #     LOCAL_FUSED bytes; wgx=10 (not a multiple of 4) and py=33 (over 32) refused;
 #  2. blur:recursive-blocks: wg 0 (NULL, "auto") and 48 x blk 4 and 16: blk=4 is shorter than the carries were
 #     sized for (8) and refused; blk=16 runs (a wrong -DBLK fails the check: the host's block maps are for 16);
+#  2b. blur:rgH-tiles: wg 0, 48 (refused: not a multiple of 32) and 64 (32x2 groups, 64 x 17 floats of tiles)
+#     with blocks of 16;
 #  3. blur:sep-local 8x64 under a 9000 B local-memory cap: refused for the row kernel's 64 x (8 + 30) floats
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
@@ -42,6 +44,19 @@ if r and (r["wg_local"], r["kernel_local_bytes"]) not in (("48x1", 0), ("48", 0)
                                                                                   r["kernel_local_bytes"]))
 for g in (0, 48):
     skip("wg=%d,blk=4" % g, "sized for blocks of 8 or more")
+'
+
+# 2b. blur:rgH-tiles: groups of 32 rows x wg/32 blocks (no NULL: -DWGX sizes the tiles); local memory wg x
+#     (blk + 1) floats; a group that is not a multiple of 32 refused.
+tune blur:rgH-tiles --size 37x29 --space 'wg=0,48,64;blk=16'
+check "blur:rgH-tiles" '
+r = ok("wg=64,blk=16")
+# the row facts show the kernel with the most device time: a tile pass (32x2, its tile) or the fix-up (64)
+if r and (r["wg_local"], r["kernel_local_bytes"]) not in (("32x2", 64 * 17 * 4), ("64", 0)):
+    bad.append("wg=64,blk=16: launched %s with %s B local, want 32x2 with %d or 64 with 0" % (
+        r["wg_local"], r["kernel_local_bytes"], 64 * 17 * 4))
+for g in (0, 48):
+    skip("wg=%d,blk=16" % g, "a multiple of 32")
 '
 
 # fused-ring: cx (0, 1, 2, 4) and blk (a multiple of 8) refused otherwise; local memory blk x (wgx + NV - 1) x cx
