@@ -572,6 +572,20 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     run tiles2-4096 $T --size 4096x4096 --runs 10 --no-tuned &&
       run tiles2-8192 $T --size 8192x8192 --runs 5 --no-tuned
     tune_run tune2-recursive-tiles 120 blur:recursive-tiles --size 4096x4096 --budget 50 --runs 5 ;;
+  fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
+    # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
+    R=blur:rgV-blocks,blur:recursive-tiles
+    for v in committed fix16 fix32; do
+      kd=; [ $v = committed ] || kd="--kernel-dir exp/$v"
+      # shellcheck disable=SC2086
+      run fix-$v-4096 $R --size 4096x4096 --runs 10 --no-tuned $kd &&
+        run fix-$v-8192 $R --size 8192x8192 --runs 5 --no-tuned $kd
+    done
+    ids=$(awk '/^id: blur-tile-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s17.md" \
+      >"$out/mutants-s17.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
