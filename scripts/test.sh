@@ -13,27 +13,39 @@ jobs=$(nproc)
 
 scripts/setup.sh build
 
-# Test-only packages, installed together (one apt-get update): Chromium, in which tests/cli/test_html_browser.sh
-# loads the HTML report (required: the test fails instead of skipping when it is missing); python3-jsonschema,
-# with which tests/cli/test_schema.sh validates the JSON outputs against docs/schema/clgauge-v2.schema.json
-# (required: the test fails when it is missing); clang-format-15 for the format check (small: PoCL already
-# brings its LLVM 15).
+# Test-only packages, installed together (one apt-get update) while the normal build's tests run, which need
+# none of them: Chromium, in which tests/cli/test_html_browser.sh loads the HTML report (required: the test fails
+# instead of skipping when it is missing); python3-jsonschema, with which tests/cli/test_schema.sh validates the
+# JSON outputs against docs/schema/clgauge-v2.schema.json (required: the test fails when it is missing);
+# clang-format-15 for the format check (small: PoCL already brings its LLVM 15). Both the CLI tests and the
+# format check run after the install has finished.
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
 command -v clang-format-15 >/dev/null || need+=(clang-format-15)
+install_pid=
+install_log=$(mktemp)
+trap 'rm -f "$install_log"' EXIT
 if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "test.sh: missing ${need[*]}; run as root or: sudo apt-get install ${need[*]}" >&2
     exit 1
   fi
-  echo "test.sh: installing ${need[*]} (test-only packages)" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  echo "test.sh: installing ${need[*]} (test-only packages) while the normal build's tests run" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${need[@]}") >"$install_log" 2>&1 &
+  install_pid=$!
 fi
+normal_rc=0
+(cd build && ctest --output-on-failure -j"$jobs" -E '^cli\.') || normal_rc=$?
+if [ -n "$install_pid" ] && ! wait "$install_pid"; then
+  cat "$install_log" >&2
+  echo "test.sh: installing ${need[*]} failed (above)" >&2
+  exit 1
+fi
+[ "$normal_rc" -eq 0 ] || exit "$normal_rc"
 scripts/check-format.sh
 export CLGAUGE_REQUIRE_BROWSER=1
-(cd build && ctest --output-on-failure -j"$jobs" -E '^cli\.')
 
 # Sanitized build: the OpenCL runtime (PoCL, LLVM) is not built with ASan, so its own allocations are kept out
 # of the leak report (tests/lsan.supp); clgauge's own leaks are still reported.
