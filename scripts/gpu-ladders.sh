@@ -586,6 +586,15 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s17.md" \
       >"$out/mutants-s17.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  hist-s17) # issue 21: what binds self-zero on the H200. Its tuned values (wg 512, 32 copies, 4 loads, 2 groups
+    # a CU) and 1 copy on all-equal bytes, loaded from global memory and from 8 uint4s in L1 (exp/hist-l1: right
+    # only on all-equal bytes); then random bytes with each byte's offset from a PRMT (exp/hist-prmt)
+    S="wg=512;copies=1,32;loads=4;grid=2" S2="wg=512;copies=32;loads=4;grid=2"
+    tune_run hist-eq-committed 100 histogram:self-zero --pattern allequal --space "$S" --runs 10
+    tune_run hist-eq-l1 100 histogram:self-zero --pattern allequal --space "$S" --runs 10 --kernel-dir exp/hist-l1
+    tune_run hist-rnd-committed 100 histogram:self-zero --pattern random --space "$S2" --runs 20
+    tune_run hist-rnd-prmt 100 histogram:self-zero --pattern random --space "$S2" --runs 20 --kernel-dir exp/hist-prmt
+    tune_run hist-rnd-committed2 100 histogram:self-zero --pattern random --space "$S2" --runs 20 ;;
   peers)
     # PEERS_ONLY picks keys (peers.py --only); empty: every peer
     po=${PEERS_ONLY:-}
