@@ -433,8 +433,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "times), or 0",
                  blk, BLUR_RING_U, BLUR_RING_U);
     else if (cg_rung_has_option(r, "-DTILES") && (wx < 32 || wx > 1024 || wx % 32))
-        snprintf(why, len, "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)",
-                 wx);
+        snprintf(why, len,
+                 "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)", wx);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())

@@ -276,11 +276,12 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     bool tiles = cg_rung_has_option(r, "-DTILES");
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        /* -DTILES: the rows' block passes 1 and 3 through local tiles; the fix-up and the columns as planned */
+        /* -DTILES: the rows' block passes 1 and 3 through local tiles; the fix-up and the columns as planned
+         */
         bool tiled = tiles && p->shape == S_BLOCKS_H;
-        const char *kernel = !tiled                                       ? p->kernel
+        const char *kernel = !tiled                                      ? p->kernel
                              : !strcmp(p->kernel, "blur_rgb_rows_carry") ? "blur_rgb_rows_carry_t"
-                                                                          : "blur_rgb_rows_out_t";
+                                                                         : "blur_rgb_rows_out_t";
         shape_launch(s, r, tiled ? S_TILES_H : p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;
