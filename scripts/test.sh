@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up (scripts/setup.sh), the format check (scripts/check-format.sh), then the tests on
-# the default OpenCL device (PoCL where there is no GPU) in two builds, each test where it checks most:
-#   normal build (the binary users run): unit, fuzz, device tests (every rung at every residue, right and broken
-#     kernels) and the kernel mutants;
-#   AddressSanitizer + UndefinedBehaviorSanitizer build: unit, fuzz, CLI tests (every option, file and bad
-#     input: host code) and the device tests' host paths (CLGAUGE_TEST_PASS=sanitize: tests/device/lib.sh).
+# The whole test suite: set-up (scripts/setup.sh), then the tests on the default OpenCL device (PoCL where there
+# is no GPU) in two builds, each test where it checks most, and the format check (scripts/check-format.sh):
+#   normal build (the binary users run): unit and fuzz tests, the device tests of every ladder (every rung at
+#     every residue of its tiles and vectors, over its parameters, right and broken kernels), the tuner's, and
+#     the kernel mutants;
+#   AddressSanitizer + UndefinedBehaviorSanitizer build: unit and fuzz tests, the CLI tests (every option, file
+#     and bad input), the tuner's device tests, and tests/device/test_host_paths.sh: every rung of every ladder
+#     at small sizes with every kind of edge, and each workload's own options. The ladder tests' further sizes,
+#     parameters and broken kernels test the kernels, which are the same in both builds.
 # The fuzz targets replay their committed corpus as ctest tests (fuzz.*); longer fuzzing (scripts/fuzz.sh) and
 # valgrind (scripts/valgrind.sh) are run by hand: docs/robustness.md.
 set -euo pipefail
@@ -37,7 +40,7 @@ if [ "${#need[@]}" -gt 0 ]; then
   install_pid=$!
 fi
 normal_rc=0
-(cd build && ctest --output-on-failure -j"$jobs" -E '^cli\.') || normal_rc=$?
+(cd build && ctest --output-on-failure -j"$jobs" -E '^cli\.|^device\.test_host_paths$') || normal_rc=$?
 if [ -n "$install_pid" ] && ! wait "$install_pid"; then
   cat "$install_log" >&2
   echo "test.sh: installing ${need[*]} failed (above)" >&2
@@ -54,10 +57,9 @@ scripts/setup.sh build-asan -DCLGAUGE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebI
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_odr_violation=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The kernel mutants (device.test_mutation_quick) test the kernels' checks, not host code: the device tests
-# already run every host path they take, so they run in the normal pass only. Likewise the device tests' further
-# broken kernels and the repeats of their sweeps (tests/device/lib.sh: sanitizer_pass). The CLI tests run here
-# only: what they check is host code, and the device tests run the normal build end to end.
+# What runs here is named above; CLGAUGE_TEST_PASS=sanitize tells the device tests (tests/device/lib.sh:
+# sanitizer_pass), for a ladder test run here by hand.
 export CLGAUGE_TEST_PASS=sanitize
-(cd build-asan && ctest --output-on-failure -j"$jobs" -E '^device\.test_mutation_quick$')
+(cd build-asan &&
+  ctest --output-on-failure -j"$jobs" -R '^(unit|fuzz|cli)\.|^device\.test_(host_paths|tune|tune_spaces_[abc]|kfacts)$')
 echo "test.sh: all tests passed (normal and ASan/UBSan builds)"

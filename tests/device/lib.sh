@@ -8,6 +8,7 @@
 #   make_wrong FILE.cl DIR         writes DIR/FILE.cl: the kernel file src/workloads/<name>/FILE.cl with each
 #                                  (old, new) of the Python list on stdin replaced; each old must occur once
 #   expect_wrong WHAT -- cmd...    cmd must exit 3 with a FAILED row: a deliberately wrong kernel was caught
+#   expect_wrong_each WHAT RUNGS -- cmd...   the same with a FAILED row for each of the comma-separated RUNGS
 #   expect_ok WHAT -- cmd...       cmd (a `run` without --json) must exit 0 with every row ok or unsupported
 #                                  (checked in its JSON, which expect_ok adds); prints the bad rows
 #   alloc_side                     prints the side of the smallest square of floats above the device's largest
@@ -73,9 +74,24 @@ expect_wrong() {
     fi
 }
 
-# The sanitizer pass (scripts/test.sh exports CLGAUGE_TEST_PASS=sanitize for its ASan/UBSan build): the
-# sections that break more kernels on purpose test the kernels' checks, not host code, and run in the normal
-# pass only (each test's first broken kernel, or blur's, still takes the FAILED path under the sanitizers).
+# expect_wrong_each WHAT RUNGS -- cmd...: cmd (a `run` of the comma-separated RUNGS, wl:rung each, with one
+# broken --kernel-dir) must exit 3 with a FAILED row for every one of RUNGS (a row may carry a variant,
+# wl[7x5]:rung): one process and one build of each program instead of a run per rung.
+expect_wrong_each() {
+    local what=$1 rungs=$2 out=$TESTTMP/${test_name}_wrong.out r
+    shift 3
+    "$@" >"$out" 2>&1
+    local rc=$?
+    [ "$rc" -eq 3 ] || { cat "$out"; fail "$what: exit $rc (want 3)"; return; }
+    for r in ${rungs//,/ }; do
+        grep -q "^${r%%:*}\(\[[^]]*\]\)*:${r#*:}  *FAILED" "$out" || { cat "$out"; fail "$what: no FAILED row for $r"; }
+    done
+}
+
+# The sanitizer pass (scripts/test.sh exports CLGAUGE_TEST_PASS=sanitize for its ASan/UBSan build, which runs
+# test_host_paths.sh and the tuner's tests; a ladder test run there by hand): the sections that break more
+# kernels on purpose test the kernels' checks, not host code, and are skipped (each test's first broken kernel,
+# or blur's, still takes the FAILED path under the sanitizers), as are the repeats of sweeps.
 sanitizer_pass() { [ "${CLGAUGE_TEST_PASS:-}" = sanitize ]; }
 # The --check modes of a sweep that repeats, in the other mode, a sweep whose host paths the test has already
 # taken in both: "random exact", or "random" in the sanitizer pass (the exact repeat tests the kernels again).

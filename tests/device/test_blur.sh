@@ -21,7 +21,8 @@
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
     fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
-BLOCKS="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks,blur:rgH-tiles,blur:recursive-tiles"
+BLOCKS3="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
+BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -208,10 +209,9 @@ EOF
 make_wrong blur_rec.cl "$wrong" <<'EOF'
 [("float p1 = in[0], p2 = p1, p3 = p1;", "float p1 = 0.0f, p2 = p1, p3 = p1;")]
 EOF
-for rung in sep rgV recursive-vt recursive-ht; do
-    expect_wrong "wrong $rung kernel" -- \
-        "$BIN" run "blur:$rung" --kernel-dir "$wrong" --size 333x517 --runs 1 --warmup 0
-done
+expect_wrong_each "wrong kernels" blur:sep,blur:rgV,blur:recursive-vt,blur:recursive-ht -- \
+    "$BIN" run blur:sep,blur:rgV,blur:recursive-vt,blur:recursive-ht --kernel-dir "$wrong" --size 333x517 --runs 1 \
+    --warmup 0
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
 # 2a. The block rungs' carry fix-up: skipped (pass 3 starts every block's causal pass from zero), not
@@ -223,20 +223,16 @@ for mutant in "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;"
     "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = mat3(M, s) + z[j];" \
     "t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);|t = mat3(k == nb - 1 ? Ml : M, t) + a[j];"; do
     printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_blk"
-    for rung in rgV-blocks rgH-blocks recursive-blocks; do
-        expect_wrong "block carry mutant '${mutant##*|}' in $rung" -- \
-            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_blk" --size 333x517 --runs 1 --warmup 0
-    done
+    expect_wrong_each "block carry mutant '${mutant##*|}'" "$BLOCKS3" -- \
+        "$BIN" run "$BLOCKS3" --kernel-dir "$TESTTMP/blur_wrong_blk" --size 333x517 --runs 1 --warmup 0
 done
 
 # 2a'. The tile rungs' own code: the tile loaded a row late, pass 3 started without its carries.
 for mutant in "            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;|            int y = y0 + r + 1, i = lane + 32 * j, x = k * BLK + i;" \
     "            p[j] = carry[(j * nb + k) * h + y];|            p[j] = 0.0f;"; do
     printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_tile"
-    for rung in rgH-tiles recursive-tiles; do
-        expect_wrong "tile mutant '${mutant##*|}' in $rung" -- \
-            "$BIN" run "blur:$rung" --kernel-dir "$TESTTMP/blur_wrong_tile" --size 333x517 --runs 1 --warmup 0
-    done
+    expect_wrong_each "tile mutant '${mutant##*|}'" blur:rgH-tiles,blur:recursive-tiles -- "$BIN" run \
+        blur:rgH-tiles,blur:recursive-tiles --kernel-dir "$TESTTMP/blur_wrong_tile" --size 333x517 --runs 1 --warmup 0
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
@@ -266,10 +262,8 @@ make_wrong blur_rec.cl "$wrong3" <<'EOF'
 EOF
 expect_wrong "sep weight off by 1e-4" -- \
     "$BIN" run blur:sep --kernel-dir "$wrong3" --size 333x517 --runs 1 --warmup 0
-for rung in conv2d fused; do
-    expect_wrong "$rung weight off by 1e-4 (exact)" -- \
-        "$BIN" run "blur:$rung" --kernel-dir "$wrong3" --size 67x45 --check exact --runs 1 --warmup 0
-done
+expect_wrong_each "weight off by 1e-4 (exact)" blur:conv2d,blur:fused -- \
+    "$BIN" run blur:conv2d,blur:fused --kernel-dir "$wrong3" --size 67x45 --check exact --runs 1 --warmup 0
 expect_wrong "recursive feedback off by 1e-4 at sigma 32" -- \
     "$BIN" run blur:recursive --kernel-dir "$wrong3" --size 64x45 --sigma 32 --runs 1 --warmup 0
 

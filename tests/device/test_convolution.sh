@@ -74,10 +74,9 @@ make_wrong convolution.cl "$wrong" <<'EOF'
  ("if (i4 * 4 + c >= FW) break;", "if (i4 * 4 + c >= FW - 1) break;"),
  ("out[y * w + x] = sum.x + sum.y + sum.z + sum.w;", "out[y * w + x] = sum.x + sum.y + sum.z;")]
 EOF
-for rung in naive best vec4-pad; do
-    expect_wrong "wrong $rung kernel" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrong" \
-        --size 67x45 --filter 7x5 --runs 1 --warmup 0
-done
+R=convolution:naive,convolution:best,convolution:vec4-pad
+expect_wrong_each "wrong kernels" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong" --size 67x45 --filter 7x5 \
+    --runs 1 --warmup 0
 # One tap of a 32x32 filter off by 0.1% (in naive and in the register-blocked kernel): below the rounding
 # bound of 1024 random terms, an exact mismatch under --check exact.
 wrongt=$TESTTMP/conv_wrong_tap
@@ -87,10 +86,9 @@ make_wrong convolution.cl "$wrongt" <<'EOF'
  ("                float4 f = lf[j * (FW4 / 4) + i4];",
   "                float4 f = lf[j * (FW4 / 4) + i4] * (j == 2 && i4 == 1 ? 1.001f : 1.0f);")]
 EOF
-for rung in naive best; do
-    expect_wrong "$rung: a tap off by 0.1% (exact)" -- "$BIN" run "convolution:$rung" --kernel-dir "$wrongt" \
-        --size 67x45 --filter 32 --check exact --runs 1 --warmup 0
-done
+expect_wrong_each "a tap off by 0.1% (exact)" convolution:naive,convolution:best -- "$BIN" run \
+    convolution:naive,convolution:best --kernel-dir "$wrongt" --size 67x45 --filter 32 --check exact --runs 1 \
+    --warmup 0
 
 # 3. Filters and sizes that cannot run: exit 1, one line naming the limit.
 expect 1 "has a side outside 1 to 32" -- "$BIN" run convolution --size 64 --filter 33

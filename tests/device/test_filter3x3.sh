@@ -120,10 +120,8 @@ make_wrong filter3x3.cl "$wrong" <<'EOF'
  ("(s + (ushort)8) >> (ushort)4", "(s + (ushort)7) >> (ushort)4"),
  ("STORE_F32V(native_divide(s, (floatv)16.0f),", "STORE_F32V(native_divide(s, (floatv)16.002f),")]
 EOF
-for rung in u8-buf-shift u8-vec f32-vec; do
-    expect_wrong "wrong $rung kernel" -- \
-        "$BIN" run "filter3x3:$rung" --kernel-dir "$wrong" --size 256x130 --runs 2 --warmup 0
-done
+R=filter3x3:u8-buf-shift,filter3x3:u8-vec,filter3x3:f32-vec
+expect_wrong_each "wrong kernels" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong" --size 256x130 --runs 2 --warmup 0
 wrongw=$TESTTMP/f3_wrong_weight
 make_wrong filter3x3.cl "$wrongw" <<'EOF'
 [("return t[xl] + 2.0f * t[x]", "return t[xl] + 2.0002f * t[x]"),
@@ -131,10 +129,9 @@ make_wrong filter3x3.cl "$wrongw" <<'EOF'
  ("TILE_SUM(tile, lx, ly, 2.0f, 4.0f)", "TILE_SUM(tile, lx, ly, 2.0002f, 4.0f)")]
 EOF
 for check in random exact; do
-    for rung in f32-buf-div f32-vec f32-local; do
-        expect_wrong "$rung weight off by 1e-4 ($check)" -- "$BIN" run "filter3x3:$rung" --kernel-dir "$wrongw" \
-            --size 67x43 --check "$check" --runs 1 --warmup 0
-    done
+    R=filter3x3:f32-buf-div,filter3x3:f32-vec,filter3x3:f32-local
+    expect_wrong_each "weight off by 1e-4 ($check)" "$R" -- "$BIN" run "$R" --kernel-dir "$wrongw" --size 67x43 \
+        --check "$check" --runs 1 --warmup 0
 done
 
 # 4. PNG in, PNG out of the same size.

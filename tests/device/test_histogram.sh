@@ -113,9 +113,10 @@ caught "no barrier before the merge" histogram:best 100003
 mut <<'EOF'
 [("        for (uint c = 0; c < COPIES; c++)", "        for (uint c = 0; c + 1 < COPIES || c < 1; c++)")]
 EOF
-for rung in seed-copies2 seed-copies4 seed-copies8 seed-copies16 seed-copies32 seed-cu-groups local-copies32; do
-    caught "$rung: a sub-histogram left out of the merge" "histogram:$rung" 100003
-done
+R=histogram:seed-copies2,histogram:seed-copies4,histogram:seed-copies8,histogram:seed-copies16
+R=$R,histogram:seed-copies32,histogram:seed-cu-groups,histogram:local-copies32
+expect_wrong_each "a sub-histogram left out of the merge" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong" \
+    --size 100003 --runs 1 --warmup 1
 mut <<'EOF'
 [("    for (uint b = 0; b < 256; b++)\n        row[b] = 0;", "    for (uint b = 1; b < 256; b++)\n        row[b] = 0;")]
 EOF
@@ -123,9 +124,9 @@ caught "a per-work-item row with bin 0 not zeroed" histogram:seed-subhist 4111
 mut <<'EOF'
 [("    for (uint r = lid; r < nrows; r += WG)", "    for (uint r = lid; r + 1 < nrows; r += WG)")]
 EOF
-for rung in seed-subhist seed-local seed-cu-groups two-pass; do
-    caught "$rung: the second pass drops the last row" "histogram:$rung" 1000003
-done
+R=histogram:seed-subhist,histogram:seed-local,histogram:seed-cu-groups,histogram:two-pass
+expect_wrong_each "the second pass drops the last row" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong" \
+    --size 1000003 --runs 1 --warmup 1
 mut <<'EOF'
 [("        barrier(CLK_LOCAL_MEM_FENCE);\n        if (lid < w)", "        if (lid < w)")]
 EOF

@@ -170,10 +170,10 @@ make_wrong opticalflow.cl "$wrong" <<'EOF'
  ("        status[k] = s;", "        if (x != 5 || y != 3) status[k] = s;"),
  ("ex > (float)(w - 1) ||", "ex > (float)w ||")]
 EOF
-for rung in buffers precomputed local-tile image-linear best unorm16 early-exit; do
-    expect_wrong "broken kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong" \
-        --size 120x90 "${small[@]}" --runs 1 --warmup 0
-done
+R=opticalflow:buffers,opticalflow:precomputed,opticalflow:local-tile,opticalflow:image-linear,opticalflow:best
+R=$R,opticalflow:unorm16,opticalflow:early-exit
+expect_wrong_each "broken kernels" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong" --size 120x90 "${small[@]}" \
+    --runs 1 --warmup 0
 wrong1=$TESTTMP/of_wrong_lost
 make_wrong opticalflow.cl "$wrong1" <<'EOF'
 [("ex > (float)(w - 1) ||", "ex > (float)w ||")]
@@ -271,10 +271,9 @@ make_wrong opticalflow.cl "$wrong3" <<'EOF'
  ("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;"),
  ("y = pts[pid].y >> lvl", "y = pts[pid].x % h >> lvl")]
 EOF
-for rung in buffers precomputed image-linear best early-exit; do
-    expect_wrong "broken sparse kernels, $rung" -- "$BIN" run "opticalflow:$rung" --kernel-dir "$wrong3" \
-        --size 120x90 "${small[@]}" --grid-step 3 --runs 1 --warmup 0
-done
+R=opticalflow:buffers,opticalflow:precomputed,opticalflow:image-linear,opticalflow:best,opticalflow:early-exit
+expect_wrong_each "broken sparse kernels" "$R" -- "$BIN" run "$R" --kernel-dir "$wrong3" --size 120x90 \
+    "${small[@]}" --grid-step 3 --runs 1 --warmup 0
 make_wrong opticalflow.cl "$wrong3" <<'EOF'
 [("    if (pid >= np) return;", "    if (pid >= np || pid == 7) return;")]
 EOF
