@@ -5,7 +5,9 @@
 #     every residue of its tiles and vectors, over its parameters, right and broken kernels), the tuner's, and
 #     the kernel mutants;
 #   AddressSanitizer + UndefinedBehaviorSanitizer build: unit and fuzz tests, the CLI tests (every option, file
-#     and bad input), the tuner's device tests, and tests/device/test_host_paths.sh: every rung of every ladder
+#     and bad input), the tuner's device tests (test_tune, and test_tune_spaces_a and _b; _c, whose blur, cloth
+#     and optical-flow candidates are builds of their own, in the normal build only), test_kfacts, and
+#     tests/device/test_host_paths.sh: every rung of every ladder
 #     at small sizes with every kind of edge, and each workload's own options. The ladder tests' further sizes,
 #     parameters and broken kernels test the kernels, which are the same in both builds.
 # The fuzz targets replay their committed corpus as ctest tests (fuzz.*); longer fuzzing (scripts/fuzz.sh) and
@@ -61,5 +63,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # sanitizer_pass), for a ladder test run here by hand.
 export CLGAUGE_TEST_PASS=sanitize
 (cd build-asan &&
-  ctest --output-on-failure -j"$jobs" -R '^(unit|fuzz|cli)\.|^device\.test_(host_paths|tune|tune_spaces_[abc]|kfacts)$')
+  ctest --output-on-failure -j"$jobs" -R '^(unit|fuzz|cli)\.|^device\.test_(host_paths|tune|tune_spaces_[ab]|kfacts)$')
 echo "test.sh: all tests passed (normal and ASan/UBSan builds)"
