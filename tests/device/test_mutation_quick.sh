@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Device test of the verification itself: the quick subset of the kernel mutants (tests/mutation/*.mut,
-# `quick: yes`: one or two per ladder, 13 in all; each ladder's device test breaks its kernels more ways) must
+# `quick: yes`: one per ladder, 11 in all; each ladder's device test breaks its kernels more ways) must
 # every one be caught by clgauge's checks on the default device (exit 3, a FAILED row). scripts/mutation.sh runs
 # all of them; docs/mutation.md gives the score.
 # Usage: bash test_mutation_quick.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
