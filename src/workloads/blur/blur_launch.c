@@ -2,7 +2,6 @@
  * destination buffer, whether the picture is transposed at that step, the launch shape, the extra argument);
  * prepare turns the rung's plan into kernels with their arguments set, enqueue replays them. */
 #include <stdlib.h>
-#include <string.h>
 #include "core/clerr.h"
 #include "core/log.h"
 #include "workloads/blur/blur.h"
@@ -35,6 +34,8 @@ typedef struct step {
     int swap; /* 1: this step works on the transposed picture (h x w) */
     shape shape;
     extra_arg extra;
+    const char
+        *tiled; /* the step's kernel in a rung built with -DTILES (its shape then S_TILES_H); NULL: none */
 } step;
 
 #define MAX_STEPS 6
@@ -61,12 +62,12 @@ static const step plans[A_COUNT][MAX_STEPS] = {
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                  {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
-    [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS},
+    [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
                  {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS},
-                 {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS}},
-    [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS},
+                 {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"}},
+    [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
                {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS},
-               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS},
+               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"},
                {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
@@ -276,12 +277,10 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     bool tiles = cg_rung_has_option(r, "-DTILES");
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        /* -DTILES: the rows' block passes 1 and 3 through local tiles; the fix-up and the columns as planned
-         */
-        bool tiled = tiles && p->shape == S_BLOCKS_H;
-        const char *kernel = !tiled                                      ? p->kernel
-                             : !strcmp(p->kernel, "blur_rgb_rows_carry") ? "blur_rgb_rows_carry_t"
-                                                                         : "blur_rgb_rows_out_t";
+        /* -DTILES: the steps with a tiled kernel (the rows' block passes 1 and 3) take it; the rest as
+         * planned */
+        bool tiled = tiles && p->tiled;
+        const char *kernel = tiled ? p->tiled : p->kernel;
         shape_launch(s, r, tiled ? S_TILES_H : p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;
