@@ -15,7 +15,7 @@
 #                                  allocation, or nothing when that side squared passes 2^31 (int indexing
 #                                  refuses it first); exits 1 when `devices --json` gives no max allocation
 #   tune_setup, tune, check        the tuning-space tests' search and row checks (below)
-#   sanitizer_pass, sweep_checks   the ASan/UBSan pass (below): what it leaves to the normal pass
+#   sanitizer_pass                 the ASan/UBSan pass (below): what it leaves to the normal pass
 #   finish                         prints the summary; exits 1 when anything failed
 #
 # Scratch files: $TESTTMP/<script name>_*.out.
@@ -91,11 +91,8 @@ expect_wrong_each() {
 # The sanitizer pass (scripts/test.sh exports CLGAUGE_TEST_PASS=sanitize for its ASan/UBSan build, which runs
 # test_host_paths.sh and the tuner's tests; a ladder test run there by hand): the sections that break more
 # kernels on purpose test the kernels' checks, not host code, and are skipped (each test's first broken kernel,
-# or blur's, still takes the FAILED path under the sanitizers), as are the repeats of sweeps.
+# or blur's, still takes the FAILED path under the sanitizers).
 sanitizer_pass() { [ "${CLGAUGE_TEST_PASS:-}" = sanitize ]; }
-# The --check modes of a sweep that repeats, in the other mode, a sweep whose host paths the test has already
-# taken in both: "random exact", or "random" in the sanitizer pass (the exact repeat tests the kernels again).
-sweep_checks() { if sanitizer_pass; then echo random; else echo random exact; fi; }
 
 expect_ok() {
     local what=$1 out=$TESTTMP/${test_name}_ok.out json=$TESTTMP/${test_name}_ok.json

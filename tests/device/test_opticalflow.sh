@@ -328,8 +328,6 @@ expect 1 "points and --grid-step both given" -- "$BIN" run opticalflow "${sz[@]}
 #    from the reference's own chain (the level-0-only check failed 8 of 43200 pixels at 240x180): it must
 #    pass. The same move fails a buffer rung (no texture in its tolerance) at that level, and a move of 0.05
 #    px fails the image rung there too.
-#    Kernel copies (--kernel-dir, built anew) testing the check's tolerance: the normal pass only.
-if ! sanitizer_pass; then
 emu=$TESTTMP/of_texture_emu
 tex="__constant sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;"
 texq="float2 texq(float2 c) { return floor((c - 0.5f) * 256.0f + 0.5f) * (1.0f / 256.0f) + 0.5f; }"
@@ -358,7 +356,6 @@ for c in "precomputed 0.005" "image-linear 0.05"; do
     grep -q "first level 1 " "$TESTTMP/${test_name}_wrong.out" ||
         fail "$rung, coarsest level moved $move px: not reported at level 1"
 done
-fi
 
 # 9. early-exit: a point stops at its first step below --epsilon (not taken). Bad --epsilon refused in one
 #    line with exit 1; at 0.01 and at 0.5 px it passes (the check: the reference's step from its flow within
