@@ -134,6 +134,19 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run mma-exact $C --size 333x517 --filter 1,3,5,7x13,9,17,31,32 --check exact --runs 1 --warmup 0 &&
       run mma-random $C --size 1001x777 --filter 1,3,5,7x13,9,17,31,32 --runs 1 --warmup 0 &&
       run mma-8192 $C --size 8192 --filter 3,5,9,17,32 --runs ${MMA_RUNS:-5} ;;
+  conv-rows) # issue 21: tf32x3-rows (each input row times the dense filter) beside tf32x3 and best: verified at
+    # odd sizes and filters (exact and random data), then 8192^2 at 17x17 and 32x32
+    C=convolution:best,convolution:tf32x3,convolution:tf32x3-rows
+    run rows-exact $C --size 333x517 --filter 1,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
+      run rows-random $C --size 1001x777 --filter 1,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
+      run rows-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} ;;
+  conv-rows-tune) # the searches of tf32x3-rows (strip rows x warps splitting the filter rows) and tf32x3 at
+    # session 16's winner (64 x 16 outputs a warp, 4 warps), at 32x32 then 17x17
+    for f in 32 17; do
+      tune_run tune-rows-$f 150 convolution:tf32x3-rows --filter $f --size 8192 \
+        --space 'by=256,512,1024;ly=1,2,4' --runs 3
+      tune_run tune-tf32x3-$f 60 convolution:tf32x3 --filter $f --size 8192 --space 'bx=64;by=16;ly=4' --runs 5
+    done ;;
   memo-check) # the program memo (one build per process for a source and its options) on NVIDIA: size sweeps
     # of several ladders, each size verified, and the devices table
     $cg devices >"$out/devices.txt" 2>&1

@@ -31,8 +31,9 @@ enum {
     P_FLAGS, /* F_* bits */
 };
 /* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
- * or the 3xTF32 split (MMA3). */
-enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
+ * or the 3xTF32 split (MMA3), the tensor-core product of each input row with the dense filter (ROWS:
+ * conv_mma_rows). */
+enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8, F_ROWS = 16 };
 #define F_MMA (F_MMA1 | F_MMA3)
 
 #define CONV_MAX_FILTER    32
@@ -49,6 +50,8 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8 };
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
     ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
+/* conv_mma_rows: a warp's 16 output columns from x0 read input columns up to x0 + 14 + 8 ceil(FW / 8). */
+#define ROWS_READ(fw) (15 + 8 * (((fw) + 7) / 8))
 
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
@@ -95,6 +98,8 @@ static const cg_rung rungs[] = {
      "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(64, 32, 2, 32, 32), {64, 32, 32, 2, F_DEFINE | F_MMA1}},
     {"tf32x3", "vs tf32: the 3xTF32 split, each value a TF32 pair hi + lo and three products: fp32 accuracy on tensor cores",
      "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3}},
+    {"tf32x3-rows", "vs tf32x3: each input row times the dense filter (taps x filter rows: no Toeplitz zeros), the rows' products summed along diagonals in fp32",
+     "conv_mma_rows", NULL, CG_FEAT_NV_MMA, 0, {16, 512, 32, 1, F_DEFINE | F_MMA3 | F_ROWS}},
 };
 /* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
  * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
@@ -108,6 +113,9 @@ static const cg_tspace spaces[] = {
     {"tf32,tf32x3", 3,
      {{"bx", P_BX, CG_TR_OTHER, 3, {16, 32, 64}},
       {"by", P_BY, CG_TR_OTHER, 2, {16, 32}},
+      {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
+    {"tf32x3-rows", 2,
+     {{"by", P_BY, CG_TR_OTHER, 4, {128, 256, 512, 1024}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
 };
 /* clang-format on */
@@ -145,6 +153,10 @@ static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t
     *ly = (size_t)r->p[P_LY];
     while (*ly > 1 && *lx * *ly > s->max_wg)
         *ly /= 2;
+    if (r->p[P_FLAGS] & F_ROWS) { /* warps splitting the filter's 8-row tiles: none without a tile */
+        size_t nt = ((size_t)s->fh + 7) / 8, per = (nt + *ly - 1) / *ly;
+        *ly = (nt + per - 1) / per;
+    }
 }
 
 /* The outputs a work-group covers: BX x BY per work-item, or per warp (32 work-items) for tensor cores. */
@@ -153,7 +165,7 @@ static void group_block(const conv_state *s, const cg_rung *r, size_t *bw, size_
     size_t lx, ly;
     rung_group(s, r, &lx, &ly);
     *bw = (size_t)r->p[P_BX] * ((r->p[P_FLAGS] & F_MMA) ? 1 : lx);
-    *bh = (size_t)r->p[P_BY] * ly;
+    *bh = (size_t)r->p[P_BY] * ((r->p[P_FLAGS] & F_ROWS) ? 1 : ly); /* ROWS: the warps share one strip */
 }
 
 /* n rounded up to whole blocks of b. */
@@ -204,7 +216,7 @@ static void input_shape(conv_state *s)
             for (int j = 0; j < nly; j++)
                 ch = max_z(ch, s->h + (size_t)by[i] * (size_t)ly[j] - 1);
     }
-    s->ip = div_up(cw + (size_t)s->fw + 4, 32) * 32;
+    s->ip = div_up(max_z(cw + (size_t)s->fw + 4, cover(s->w, 16) + ROWS_READ((size_t)s->fw)), 32) * 32;
     s->rows = ch + (size_t)s->fh;
 }
 
@@ -437,7 +449,8 @@ static void conv_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_DEFINE))
         n += snprintf(buf + n, len - (size_t)n, " -DFW=%d -DFH=%d -DFW4=%d", s->fw, s->fh, s->fw4);
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_MMA))
-        snprintf(buf + n, len - (size_t)n, " -DMMA=%d", (r->p[P_FLAGS] & F_MMA3) ? 3 : 1);
+        n += snprintf(buf + n, len - (size_t)n, " -DMMA=%d", (r->p[P_FLAGS] & F_MMA3) ? 3 : 1);
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_ROWS)) snprintf(buf + n, len - (size_t)n, " -DROWS=1");
 }
 
 static void conv_release(void *rs)
@@ -515,7 +528,20 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
                  bx, by, r->p[P_LX], r->p[P_LY]);
         return true;
     }
-    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma");
+    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma"),
+         rows = is_kernel(r, "conv_mma_rows");
+    if (rows && (bx != 16 || r->p[P_LX] != 32)) {
+        snprintf(
+            why, len,
+            "bx=%d, lx=%d: the row-product kernel's warp takes 16 output columns (bx 16) and its group is "
+            "one warp wide (lx 32)",
+            bx, r->p[P_LX]);
+        return true;
+    }
+    if (rows && cover(s->w, 16) + ROWS_READ((size_t)s->fw) > s->ip) {
+        snprintf(why, len, "the row-product kernel's reads pass the input's pitch (%zu floats)", s->ip);
+        return true;
+    }
     if (mma && (bx % 8 || by % 16 || r->p[P_LX] != 32)) {
         snprintf(why, len,
                  "bx=%d, by=%d, lx=%d: the tensor-core kernel's warp takes 8-column and 16-row blocks "
@@ -523,7 +549,7 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
                  bx, by, r->p[P_LX]);
         return true;
     }
-    if (!block && !mma && (bx != 1 || by != 1)) {
+    if (!block && !mma && !rows && (bx != 1 || by != 1)) {
         snprintf(why, len, "bx=%d, by=%d: %s writes one output per work-item (1x1)", bx, by, r->kernel);
         return true;
     }
@@ -579,6 +605,10 @@ static double mma_bound(const conv_state *s, int flags)
      * scaled by 2^-10 (below 1u), the final add 1u. */
     double u = ldexp(1.0, -24), steps = (double)s->fh * MMA_NC(s->fw);
     double rep = (flags & F_MMA3) ? 50.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
+    /* ROWS: each row's product takes 3 ceil(FW / 8) mma.sync (all three products in one accumulator) from
+     * zero, each within 4u of that product's sum (below the output); then FH fp32 adds into the ring and 2
+     * of the lanes' sums, each within u of the output. */
+    if (flags & F_ROWS) return rep + 4.0 * u * 3.0 * ((s->fw + 7) / 8) + u * (s->fh + 2);
     return rep + 4.0 * u * steps;
 }
 

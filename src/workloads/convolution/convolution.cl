@@ -283,6 +283,7 @@ float tf32(float x)
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
 
+#ifndef ROWS
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
 {
     __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
@@ -375,4 +376,166 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
                 if (x < w && y < h) out[y * w + x] = v;
             }
 }
+#else /* ROWS */
+/* conv_mma_rows (MMA=3 with ROWS): each input row times the dense filter. For input row r the products
+ * P_r[m][i] = sum_j in[r][x0 + m + j] f[i][j] are one matrix product per warp, A[m][j] = in[r][x0 + m + j]
+ * (16 outputs m, a Hankel matrix: the 8-tap chunks share values) times B[j][i] = f[i][j] (taps j, filter rows
+ * i: every entry a tap, no Toeplitz zeros but the padding of FW and FH to 8). Output row y is the sum along a
+ * diagonal, out[y][x0 + m] = sum_i P_(y+i)[m][i]: fp32 adds into a ring of partial rows in registers as the
+ * group walks down its strip of BY output rows and 16 columns, one input row a step (the filter's height of
+ * halo a strip).
+ * The group's LY warps split the filter rows: warp h takes rows IB = 8 NTW h to IB + IH - 1 (NTW = ceil(NT /
+ * LY) tiles of 8; IH = FH with one warp), so its ring and its taps are 1 / LY of the filter's. All walk the
+ * same input rows; warp h completes its part of output row y at step r = y + IB + IH - 1, the warps before the
+ * last leave it in local memory (PB rows a warp, a barrier every U steps) and the last adds them in order and
+ * stores the row.
+ * Fragments as conv_mma's. A lane's C elements are filter rows i = IB + 8 nt + 2t + e (e = 0, 1) of columns g
+ * and g + 8; it keeps its own partial sum of each output row in flight, over its rows i, in slot
+ * s = y + IB - (r0 - IH + 1) + 2t of the ring R (r0: the first row of the current block of U steps), so a
+ * product of step u goes to slot u - 8 nt - e + IH - 1 whatever t is (static register indices: the ring stays
+ * in registers). A lane's first product of a row (nt = 0, e = 0) is stored into the slot, the others added.
+ * The row completes at step u = s - 2t of lane t: its sum is lane (g, k)'s slot u + 2k over k = 0..3, four
+ * shuffles. After each block of U steps the ring moves down by U slots. The taps' TF32 pairs (hi, lo) sit in
+ * registers for the whole strip; each step loads a lane's 2 NK + 2 input values (columns g + t + 4q), splits
+ * them once and issues 3 NK mma.sync per 8 filter rows, all three products in one accumulator. */
+#define U    4 /* steps a block: 4 calls of ROWS_STEP (s18e, s18f: 1.06x 8 steps and 1.7x 2 at 32x32) */
+#define RNT  ((FH + 7) / 8)
+#define RNK  ((FW + 7) / 8)
+#define RNQ  (2 * RNK + 2)
+#define NTW  ((RNT + LY - 1) / LY)
+#define ONEW (LY == 1) /* one warp: the filter's own height, no tile past it */
+#define IH   (LY == 1 ? FH : 8 * NTW)
+#define RS   (IH + U - 1 > U + 6 ? IH + U - 1 : U + 6)
+#define PB   (8 * NTW * (LY - 1) + U) /* rows of a warp's completed parts kept in local memory */
+#define REND (8 * NTW * (LY - 1) + IH - 1) /* steps past the strip's last row until the last warp is done */
+
+float shfl_idx(float v, int src)
+{
+    uint r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(as_uint(v)), "r"(src));
+    return as_float(r);
+}
+
+/* One step of conv_mma_rows: input row r = r0 + u (row: its lane's first value), its products added into the
+ * ring; returns this warp's part of the row it completes (columns g and g + 8). Called with u a constant (the
+ * caller unrolls by hand): every ring index is then static and the ring stays in registers (a loop over u was
+ * left rolled and the ring went to private memory). */
+__attribute__((always_inline)) inline float2 rows_step(float (*R)[2], const uint (*bh)[RNK][2],
+                                                       const uint (*bl)[RNK][2], __global const float *row,
+                                                       int u, int lane)
+{
+    uint ah[RNQ], al[RNQ];
+#pragma unroll
+    for (int q = 0; q < RNQ; q++) {
+        float v = row[4 * q];
+        ah[q] = HI(v);
+        al[q] = LO(v, ah[q]);
+    }
+#pragma unroll
+    for (int nt = 0; nt < NTW; nt++) {
+        /* only zero taps (one warp: rows past FH), or rows completed before the strip */
+        if ((ONEW && 8 * nt >= FH) || u + IH - 1 - 8 * nt < 0) continue;
+        float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int c = 0; c < RNK; c++) {
+            uint a_h[4] = {ah[2 * c], ah[2 * c + 2], ah[2 * c + 1], ah[2 * c + 3]};
+            uint a_l[4] = {al[2 * c], al[2 * c + 2], al[2 * c + 1], al[2 * c + 3]};
+            MMA_TF32(d, a_l, bh[nt][c]);
+            MMA_TF32(d, a_h, bl[nt][c]);
+            MMA_TF32(d, a_h, bh[nt][c]);
+        }
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            int s = u - 8 * nt - e + IH - 1;
+            if (s < 0 || (ONEW && 8 * nt + e >= FH)) continue;
+            if (nt == 0 && e == 0) { /* lane t's first row, i = IB + 2t: the slot's first product for row y */
+                R[s][0] = d[e];
+                R[s][1] = d[2 + e];
+            } else {
+                R[s][0] += d[e];
+                R[s][1] += d[2 + e];
+            }
+        }
+    }
+    /* the sum of lane (g, k)'s slot u + 2k over k, each fetched by a shuffle with a static slot (a select of
+     * lane t's own slot became a dynamic index: the ring went to private memory) */
+    float2 v = (float2)(0.0f, 0.0f);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        v.x += shfl_idx(R[u + 2 * k][0], (lane & ~3) + k);
+        v.y += shfl_idx(R[u + 2 * k][1], (lane & ~3) + k);
+    }
+    return v;
+}
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma_rows(CONV_ARGS)
+{
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3, wh = get_local_id(1), ib = 8 * NTW * wh;
+    int x0 = get_group_id(0) * 16, y0 = get_group_id(1) * BY, x = x0 + g + 8 * t;
+    int ylast = min(y0 + BY, h), rmax = h + FH - 2;
+    if (y0 >= h) return;
+    uint bh[NTW][RNK][2], bl[NTW][RNK][2];
+#pragma unroll
+    for (int nt = 0; nt < NTW; nt++)
+#pragma unroll
+        for (int c = 0; c < RNK; c++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                int i = ib + 8 * nt + g, j = 8 * c + t + 4 * e;
+                float v = i < FH && j < FW ? filt[i * FW + j] : 0.0f;
+                bh[nt][c][e] = HI(v);
+                bl[nt][c][e] = LO(v, bh[nt][c][e]);
+            }
+    float R[RS][2];
+#pragma unroll
+    for (int s = 0; s < RS; s++)
+        R[s][0] = R[s][1] = 0.0f;
+#if LY > 1
+    __local float part[(LY - 1) * PB * 16]; /* warp h's completed parts: [h][row % PB][16 columns] */
+#endif
+    __global const float *col = in + x0 + g + t;
+    bool st = t < 2 && x < w; /* lanes t = 0, 1 keep columns g, g + 8 */
+
+    for (int r0 = y0; r0 < ylast + REND; r0 += U) {
+#if LY > 1
+#define ROWS_KEEP(y, v)                                                                                       \
+    if (wh < LY - 1) {                                                                                        \
+        if (t < 2) part[(wh * PB + ((y)-y0) % PB) * 16 + g + 8 * t] = t ? (v).y : (v).x;                     \
+    } else {                                                                                                  \
+        for (int k = 0; k < LY - 1; k++) {                                                                    \
+            float p = part[(k * PB + ((y)-y0) % PB) * 16 + g + 8 * (t & 1)];                                  \
+            (v).x += p;                                                                                       \
+            (v).y += p;                                                                                       \
+        }                                                                                                     \
+        if (st) out[(y)*w + x] = t ? (v).y : (v).x;                                                           \
+    }
+#else
+#define ROWS_KEEP(y, v)                                                                                       \
+    if (st) out[(y)*w + x] = t ? (v).y : (v).x;
+#endif
+#define ROWS_STEP(u)                                                                                          \
+    {                                                                                                         \
+        float2 v = rows_step(R, bh, bl, col + min(r0 + (u), rmax) * ip, (u), lane);                         \
+        int y = r0 + (u)-IH + 1 - ib;                                                                         \
+        if (y >= y0 && y < ylast) {                                                                           \
+            ROWS_KEEP(y, v)                                                                                   \
+        }                                                                                                     \
+    }
+        ROWS_STEP(0);
+        ROWS_STEP(1);
+        ROWS_STEP(2);
+        ROWS_STEP(3);
+#if LY > 1
+        barrier(CLK_LOCAL_MEM_FENCE); /* the parts written in this block, read U or more steps later */
+#endif
+        /* the ring moves down U slots; the U new ones need no zeros: a lane's first product of a row is
+         * stored, not added */
+#pragma unroll
+        for (int s = 0; s < RS - U; s++) {
+            R[s][0] = R[s + U][0];
+            R[s][1] = R[s + U][1];
+        }
+    }
+}
+#endif /* ROWS */
 #endif
