@@ -1,0 +1,558 @@
+/* Kernels of the convolution ladder: out[y][x] = sum over j < FH, i < FW of in[y + j][x + i] * f[j][i], a
+ * "valid" 2D filter over an input padded by the filter size (the AMD tutorial's layout: no border branches).
+ * The input is pitched: `ip` floats per row, a multiple of 4, with zeros past the valid columns and rows so
+ * that blocked kernels may read beyond the picture; the output is dense, w floats per row.
+ *
+ * Build options (from the rung's data): FW, FH the filter size as compile-time constants (absent for the
+ * naive and unroll4 rungs, which read fw and fh at run time); FW4 the filter width rounded up to 4;
+ * FILT_SPACE the address space of the filter argument (__global or __constant); LX, LY the work-group shape;
+ * BX, BY the outputs per work-item (block kernel); OUT4 1 when w % 4 == 0 (float4 stores are aligned).
+ * MMA (1 or 3): only conv_mma is built, the tensor-core kernel (NVIDIA, inline PTX; its BX, BY are a warp's). */
+
+#ifdef FW
+#define FWID FW
+#define FHGT FH
+#else
+#define FWID fw
+#define FHGT fh
+#endif
+#ifndef TAIL_IF
+#define TAIL_IF 0
+#endif
+#ifndef FILT_SPACE
+#define FILT_SPACE __global
+#endif
+
+#define CONV_ARGS                                                                                            \
+    __global const float *restrict in, int ip, FILT_SPACE const float *restrict filt, __global float *restrict out, \
+        int w, int h, int fw, int fh
+
+/* One work-item per output, two nested loops, every tap read from global memory. */
+__kernel void conv_naive(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float sum = 0.0f;
+    for (int j = 0; j < FHGT; j++)
+        for (int i = 0; i < FWID; i++)
+            sum += in[(y + j) * ip + x + i] * filt[j * FWID + i];
+    out[y * w + x] = sum;
+}
+
+/* Taps i .. FWID - 1 of one filter row (fewer than 4) as an if-else on their count instead of a loop. */
+#define TAIL_IF_ADD(acc, row, f, i)                                                                          \
+    do {                                                                                                     \
+        int rem_ = FWID - (i);                                                                               \
+        if (rem_ == 3) {                                                                                     \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+            acc += (row)[(i) + 2] * (f)[(i) + 2];                                                            \
+        } else if (rem_ == 2) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+            acc += (row)[(i) + 1] * (f)[(i) + 1];                                                            \
+        } else if (rem_ == 1) {                                                                              \
+            acc += (row)[i] * (f)[i];                                                                        \
+        }                                                                                                    \
+    } while (0)
+
+/* The inner loop unrolled by 4 by hand, the remainder (FW % 4 taps) in a second loop, or with -DTAIL_IF=1 in
+ * an if-else on their count (the AMD chapter's Unroll_If). */
+__kernel void conv_unroll4(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float sum = 0.0f;
+    for (int j = 0; j < FHGT; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float *f = filt + j * FWID;
+        int i = 0;
+        for (; i + 4 <= FWID; i += 4) {
+            sum += row[i] * f[i];
+            sum += row[i + 1] * f[i + 1];
+            sum += row[i + 2] * f[i + 2];
+            sum += row[i + 3] * f[i + 3];
+        }
+#if TAIL_IF
+        TAIL_IF_ADD(sum, row, f, i);
+#else
+        for (; i < FWID; i++)
+            sum += row[i] * f[i];
+#endif
+    }
+    out[y * w + x] = sum;
+}
+
+/* float4 over the taps with the filter as it is (the AMD chapter's ConvolveFloat4): vload4 of 4 taps and 4
+ * input floats, one float4 MAD; the FWID % 4 taps left in a row go to sum4.x in a loop, or with -DTAIL_IF=1
+ * in an if-else on their count (ConvolveFloat4_If). */
+__kernel void conv_float4(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 sum4 = (float4)(0.0f);
+    for (int j = 0; j < FHGT; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float *f = filt + j * FWID;
+        int c = 0;
+        for (; c + 4 <= FWID; c += 4)
+            sum4 += vload4(0, row + c) * vload4(0, f + c);
+#if TAIL_IF
+        TAIL_IF_ADD(sum4.x, row, f, c);
+#else
+        for (; c < FWID; c++)
+            sum4.x += row[c] * f[c];
+#endif
+    }
+    out[y * w + x] = sum4.x + sum4.y + sum4.z + sum4.w;
+}
+
+#if defined(FW) && !defined(MMA)
+/* Needs FW: the inner loop fully unrolled (the width is a compile-time constant). */
+__kernel void conv_unroll_full(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float sum = 0.0f;
+    for (int j = 0; j < FH; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float *f = filt + j * FW;
+#pragma unroll
+        for (int i = 0; i < FW; i++)
+            sum += row[i] * f[i];
+    }
+    out[y * w + x] = sum;
+}
+
+/* Needs FW4: float4 over the taps. filt is the filter padded with zeros to FW4 columns (the padded taps
+ * cost MADs, as in the tutorial); the input is read with unaligned vload4, up to 3 floats past the taps. */
+__kernel void conv_vec4(CONV_ARGS)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h) return;
+    float4 sum = (float4)(0.0f);
+    for (int j = 0; j < FH; j++) {
+        __global const float *row = in + (y + j) * ip + x;
+        FILT_SPACE const float4 *f = (FILT_SPACE const float4 *)(filt + j * FW4);
+#pragma unroll
+        for (int i4 = 0; i4 < FW4 / 4; i4++)
+            sum += vload4(i4, row) * f[i4];
+    }
+    out[y * w + x] = sum.x + sum.y + sum.z + sum.w;
+}
+
+/* The group's input tile ((LX + FW - 1) x (LY + FH - 1) floats) and the filter in local memory, loaded once
+ * by the whole group; every tap then comes from local memory. */
+#define TW (LX + FW - 1)
+#define TH (LY + FH - 1)
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_local(CONV_ARGS)
+{
+    __local float tile[TH * TW];
+    __local float lf[FH * FW];
+    int lx = get_local_id(0), ly = get_local_id(1), lid = ly * LX + lx;
+    int x0 = get_group_id(0) * LX, y0 = get_group_id(1) * LY;
+    for (int k = lid; k < TH * TW; k += LX * LY) {
+        int ty = k / TW;
+        tile[k] = in[(y0 + ty) * ip + x0 + k - ty * TW];
+    }
+    for (int k = lid; k < FH * FW; k += LX * LY)
+        lf[k] = filt[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float sum = 0.0f;
+    for (int j = 0; j < FH; j++) {
+#pragma unroll
+        for (int i = 0; i < FW; i++)
+            sum = fma(tile[(ly + j) * TW + lx + i], lf[j * FW + i], sum);
+    }
+    if (x0 + lx < w && y0 + ly < h) out[(y0 + ly) * w + x0 + lx] = sum;
+}
+
+/* Register blocking: BX x BY outputs per work-item (BX a multiple of 4). The work-item walks down the
+ * BY + FH - 1 input rows its block needs, loading each row segment (BX + FW - 1 floats) once, as aligned
+ * float4s, into registers; every output row whose window holds that input row takes its FW x BX MADs from
+ * it. The filter sits in local memory as float4s padded to FW4, read by all lanes at once (a broadcast):
+ * one local load feeds 4 x BX MADs. Taps past FW are skipped at compile time, not multiplied by zero. */
+#define NV ((BX + FW - 1 + 3) / 4) /* float4s in an input row segment */
+__kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_ARGS)
+{
+    __local float4 lf[FH * FW4 / 4];
+    for (int k = get_local_id(1) * LX + get_local_id(0); k < FH * FW4 / 4; k += LX * LY) {
+        int j = k / (FW4 / 4), i = (k - j * (FW4 / 4)) * 4;
+        FILT_SPACE const float *f = filt + j * FW;
+        lf[k] = (float4)(f[i], i + 1 < FW ? f[i + 1] : 0.0f, i + 2 < FW ? f[i + 2] : 0.0f,
+                         i + 3 < FW ? f[i + 3] : 0.0f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int x0 = get_global_id(0) * BX, y0 = get_global_id(1) * BY;
+    __global const float4 *src = (__global const float4 *)(in + y0 * ip + x0);
+    int ip4 = ip / 4;
+    float acc[BY][BX];
+#pragma unroll
+    for (int by = 0; by < BY; by++)
+#pragma unroll
+        for (int bx = 0; bx < BX; bx++)
+            acc[by][bx] = 0.0f;
+    for (int r = 0; r < BY + FH - 1; r++) {
+        float row[NV * 4];
+#pragma unroll
+        for (int v = 0; v < NV; v++)
+            vstore4(src[r * ip4 + v], v, row);
+#pragma unroll
+        for (int by = 0; by < BY; by++) {
+            int j = r - by;
+            if (j < 0 || j >= FH) continue;
+#pragma unroll
+            for (int i4 = 0; i4 < FW4 / 4; i4++) {
+                float4 f = lf[j * (FW4 / 4) + i4];
+                float fv[4] = {f.x, f.y, f.z, f.w};
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    if (i4 * 4 + c >= FW) break;
+#pragma unroll
+                    for (int bx = 0; bx < BX; bx++)
+                        acc[by][bx] = fma(fv[c], row[bx + i4 * 4 + c], acc[by][bx]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int by = 0; by < BY; by++) {
+        int y = y0 + by;
+        if (y >= h) break;
+        __global float *o = out + y * w;
+#pragma unroll
+        for (int bx = 0; bx < BX; bx += 4) {
+            int x = x0 + bx;
+            if (OUT4 && x + 3 < w) {
+                vstore4((float4)(acc[by][bx], acc[by][bx + 1], acc[by][bx + 2], acc[by][bx + 3]), 0, o + x);
+            } else {
+#pragma unroll
+                for (int c = 0; c < 4; c++)
+                    if (x + c < w) o[x + c] = acc[by][bx + c];
+            }
+        }
+    }
+}
+#endif
+
+#ifdef MMA
+/* Tensor cores through inline PTX (NVIDIA, sm_80 and later): mma.sync m16n8k8 with TF32 inputs and fp32
+ * accumulators. For filter row i the convolution is a matrix product per warp: A[m][k] = in[y0 + m + i]
+ * [x0 + 8q + k] (16 output rows, 8 input columns of chunk q) times the Toeplitz block B_c[k][n] =
+ * f[i][8c + k - n] (zero outside 0..FW-1) gives outputs x0 + 8(q - c) + n, so the NB column blocks of a warp
+ * take chunks q = nb + c, c < NC = ceil((FW + 7) / 8) (8 NC >= FW + 7 covers every tap of all 8 columns n):
+ * every A fragment loaded serves up to NC products.
+ * MMA=1: one product of TF32 values (10-bit mantissas), rounded to nearest once, as the tile and the filter
+ * are stored (cvt.rna). MMA=3: the 3xTF32 split at each use, a = a_hi + a_lo with a_hi = a with its low 13
+ * bits cleared and a_lo = a - a_hi (exact) cleared the same way, the sum a_hi b_hi + a_hi b_lo + a_lo b_hi
+ * (a_lo b_lo dropped), the two small products in their own accumulator (their rounding scaled by 2^-10),
+ * added at the end.
+ * A work-group is LY warps (32 x LY work-items) stacked down the picture; a warp owns BY = 16 MT rows and
+ * BX = 8 NB columns of outputs. The group's input tile (BY LY + FH - 1 rows of 8 (NB + NC - 1) floats) and
+ * the filter (zero-padded by 8 on each side) sit in local memory. In the tile each run of 8 columns is stored
+ * in the order 0 4 1 5 2 6 3 7, so a lane's two A elements of a row (columns t and t + 4) are one 8-byte
+ * load; the pitch TP = 8 (mod 32) makes a half-warp's 16 such loads hit 32 different banks.
+ * Fragments (PTX ISA, mma.m16n8k8 .tf32; g = lane / 4, t = lane % 4): a0 (g, t), a1 (g + 8, t), a2 (g, t + 4),
+ * a3 (g + 8, t + 4); b0 (t, g), b1 (t + 4, g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
+#define NB (BX / 8)
+#define MT (BY / 16)
+#define NC ((FW + 14) / 8)
+#define NQ (NB + NC - 1)
+#define TW (8 * NQ)
+#define TP (TW + ((40 - TW % 32) % 32))
+#define TR (BY * LY + FH - 1)
+#define FP (8 * NC + 16)
+
+#if MMA == 1
+/* x rounded to TF32 (nearest, ties away), as a float whose low 13 bits are zero. */
+float tf32(float x)
+{
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return as_float(r);
+}
+#define STORE_TF32(x) tf32(x)
+#else
+#define STORE_TF32(x) (x)
+#endif
+#define HI(x)    (as_uint(x) & 0xffffe000u)                /* x truncated to TF32 */
+#define LO(x, h) (as_uint((x) - as_float(h)) & 0xffffe000u) /* the rest (exact in fp32), truncated */
+
+#define MMA_TF32(d, a, b)                                                                                     \
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "   \
+        "{%0, %1, %2, %3};"                                                                                   \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+
+#ifndef ROWS
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
+{
+    __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
+    __local float *tile = (__local float *)tile2;
+    __local float lf[FH * FP];
+    int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
+    int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
+    for (int k = lid; k < FH * FP; k += 32 * LY) {
+        int i = k / FP, j = k - i * FP - 8;
+        lf[k] = j >= 0 && j < FW ? STORE_TF32(filt[i * FW + j]) : 0.0f;
+    }
+    for (int k = lid; k < TR * TW; k += 32 * LY) {
+        int r = k / TW, c = k - r * TW;
+        tile[r * TP + (c & ~7) + ((c & 3) << 1) + ((c >> 2) & 1)] = STORE_TF32(in[(gy0 + r) * ip + gx0 + c]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int g = lane >> 2, t = lane & 3;
+    float acc[MT][NB][4];
+#if MMA == 3
+    float small[MT][NB][4];
+#endif
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                acc[m][nb][e] = 0.0f;
+#if MMA == 3
+                small[m][nb][e] = 0.0f;
+#endif
+            }
+    for (int i = 0; i < FH; i++) {
+        uint bh[NC][2];
+#if MMA == 3
+        uint bl[NC][2];
+#endif
+#pragma unroll
+        for (int c = 0; c < NC; c++) {
+            float v0 = lf[i * FP + 8 * c + t - g + 8], v1 = lf[i * FP + 8 * c + t + 12 - g];
+#if MMA == 3
+            bh[c][0] = HI(v0);
+            bh[c][1] = HI(v1);
+            bl[c][0] = LO(v0, bh[c][0]);
+            bl[c][1] = LO(v1, bh[c][1]);
+#else
+            bh[c][0] = as_uint(v0);
+            bh[c][1] = as_uint(v1);
+#endif
+        }
+#pragma unroll
+        for (int m = 0; m < MT; m++) {
+            __local const float2 *r0 = tile2 + ((warp * BY + m * 16 + g + i) * TP + 2 * t) / 2;
+            __local const float2 *r8 = r0 + 4 * TP;
+            /* chunk q at a time: its A fragment feeds the blocks nb = q - c of every c */
+#pragma unroll
+            for (int q = 0; q < NQ; q++) {
+                float2 u = r0[4 * q], v = r8[4 * q];
+#if MMA == 3
+                uint ah[4] = {HI(u.x), HI(v.x), HI(u.y), HI(v.y)};
+                uint al[4] = {LO(u.x, ah[0]), LO(v.x, ah[1]), LO(u.y, ah[2]), LO(v.y, ah[3])};
+#else
+                uint ah[4] = {as_uint(u.x), as_uint(v.x), as_uint(u.y), as_uint(v.y)};
+#endif
+#pragma unroll
+                for (int c = 0; c < NC; c++) {
+                    int nb = q - c;
+                    if (nb < 0 || nb >= NB) continue;
+#if MMA == 3
+                    MMA_TF32(small[m][nb], al, bh[c]);
+                    MMA_TF32(small[m][nb], ah, bl[c]);
+#endif
+                    MMA_TF32(acc[m][nb], ah, bh[c]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int y = gy0 + warp * BY + m * 16 + g + (e >> 1) * 8, x = gx0 + nb * 8 + 2 * t + (e & 1);
+#if MMA == 3
+                float v = acc[m][nb][e] + small[m][nb][e];
+#else
+                float v = acc[m][nb][e];
+#endif
+                if (x < w && y < h) out[y * w + x] = v;
+            }
+}
+#else /* ROWS */
+/* conv_mma_rows (MMA=3 with ROWS): each input row times the dense filter. For input row r the products
+ * P_r[m][i] = sum_j in[r][x0 + m + j] f[i][j] are one matrix product per warp, A[m][j] = in[r][x0 + m + j]
+ * (16 outputs m, a Hankel matrix: the 8-tap chunks share values) times B[j][i] = f[i][j] (taps j, filter rows
+ * i: every entry a tap, no Toeplitz zeros but the padding of FW and FH to 8). Output row y is the sum along a
+ * diagonal, out[y][x0 + m] = sum_i P_(y+i)[m][i]: fp32 adds into a ring of partial rows in registers as a warp
+ * walks down its strip of BY output rows and 16 columns, one input row a step (FH - 1 rows of halo a strip).
+ * Fragments as conv_mma's. A lane's C elements are filter rows i = 8 nt + 2t + e (e = 0, 1) of columns g and
+ * g + 8; it keeps its own partial sum of each output row in flight, over its rows i, in slot
+ * s = y - (r0 - FH + 1) + 2t of the ring R (r0: the first row of the current block of U steps), so a product
+ * of step u goes to slot u - 8 nt - e + FH - 1 whatever t is (static register indices: the ring stays in
+ * registers). A lane's first product of a row (i = 2t: nt = 0, e = 0) is stored into the slot, the others
+ * added. Row y completes at step u = s - 2t of lane t: its sum is lane (g, k)'s slot u + 2k over k = 0..3, four
+ * shuffles. After each block of U steps the ring moves down by U slots. The taps' TF32 pairs (hi, lo) sit in
+ * registers for the whole strip; each step loads a lane's 2 NK + 2 input values (columns g + t + 4q), splits
+ * them once and issues 3 NK mma.sync per 8 filter rows, all three products in one accumulator. */
+#ifndef ROWS_U
+#define ROWS_U 8
+#endif
+#ifndef ROWS_BL
+#define ROWS_BL 0
+#endif
+#define U   ROWS_U /* steps a block: 4 or 8 calls of ROWS_STEP */
+#define RNT ((FH + 7) / 8)
+#define RNK ((FW + 7) / 8)
+#define RNQ (2 * RNK + 2)
+#define RS  (FH + U - 1 > U + 6 ? FH + U - 1 : U + 6)
+
+float shfl_idx(float v, int src)
+{
+    uint r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(as_uint(v)), "r"(src));
+    return as_float(r);
+}
+
+/* One step of conv_mma_rows: input row r = r0 + u (row: its lane's first value), its products added into the
+ * ring, then output row r - FH + 1 completed and stored (lanes t = 0, 1: columns g, g + 8) when it is one of
+ * the strip's [y0, ylast). Called with u a constant (the caller unrolls by hand): every ring index is then
+ * static and the ring stays in registers (a loop over u was left rolled and the ring went to private memory). */
+#if ROWS_BL == 0
+#define LOADB(nt, c)                                                                                          \
+    uint b_h[2] = {bh[nt][c][0], bh[nt][c][1]}, b_l[2] = {bl[nt][c][0], bl[nt][c][1]}
+#define BARGS const uint (*bh)[RNK][2], const uint (*bl)[RNK][2]
+#elif ROWS_BL == 1
+#define LOADB(nt, c)                                                                                          \
+    uint2 lv = lb[((nt)*RNK + (c)) * 32 + lane];                                                              \
+    uint b_h[2] = {bh[nt][c][0], bh[nt][c][1]}, b_l[2] = {lv.x, lv.y}
+#define BARGS const uint (*bh)[RNK][2], __local const uint2 *lb
+#else
+#define LOADB(nt, c)                                                                                          \
+    uint4 lv = bq[((nt)*RNK + (c)) * 32 + lane];                                                              \
+    uint b_h[2] = {lv.x, lv.y}, b_l[2] = {lv.z, lv.w}
+#define BARGS __local const uint4 *bq
+#endif
+__attribute__((always_inline)) inline void rows_step(float (*R)[2], BARGS, __global const float *row, int u,
+                                                     int lane, int t, int y, int y0, int ylast, __global float *o, int w)
+{
+    uint ah[RNQ], al[RNQ];
+#pragma unroll
+    for (int q = 0; q < RNQ; q++) {
+        float v = row[4 * q];
+        ah[q] = HI(v);
+        al[q] = LO(v, ah[q]);
+    }
+#pragma unroll
+    for (int nt = 0; nt < RNT; nt++) {
+        if (8 * nt >= FH || u + FH - 1 - 8 * nt < 0) continue; /* only zero taps or completed rows */
+        float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#ifdef ROWS_ACC2
+        float d2[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#else
+#define d2 d
+#endif
+#pragma unroll
+        for (int c = 0; c < RNK; c++) {
+            uint a_h[4] = {ah[2 * c], ah[2 * c + 2], ah[2 * c + 1], ah[2 * c + 3]};
+            uint a_l[4] = {al[2 * c], al[2 * c + 2], al[2 * c + 1], al[2 * c + 3]};
+            LOADB(nt, c);
+            MMA_TF32(d2, a_l, b_h);
+            MMA_TF32(d2, a_h, b_l);
+            MMA_TF32(d, a_h, b_h);
+        }
+#ifdef ROWS_ACC2
+        for (int e = 0; e < 4; e++)
+            d[e] += d2[e];
+#else
+#undef d2
+#endif
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            int s = u - 8 * nt - e + FH - 1;
+            if (s < 0 || 8 * nt + e >= FH) continue;
+            if (nt == 0 && e == 0) { /* lane t's first row, i = 2t: the slot's first product for row y */
+                R[s][0] = d[e];
+                R[s][1] = d[2 + e];
+            } else {
+                R[s][0] += d[e];
+                R[s][1] += d[2 + e];
+            }
+        }
+    }
+    /* row y = r - FH + 1 is complete: the sum of lane (g, k)'s slot u + 2k over k, each fetched by a shuffle
+     * with a static slot (a select of lane t's own slot became a dynamic index: the ring went to private
+     * memory) */
+    float v0 = 0.0f, v1 = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        v0 += shfl_idx(R[u + 2 * k][0], (lane & ~3) + k);
+        v1 += shfl_idx(R[u + 2 * k][1], (lane & ~3) + k);
+    }
+    if (o && y >= y0 && y < ylast) o[y * w] = t ? v1 : v0;
+}
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma_rows(CONV_ARGS)
+{
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
+    int x0 = get_group_id(0) * 16, y0 = (get_group_id(1) * LY + get_local_id(1)) * BY;
+    int ylast = min(y0 + BY, h), rmax = h + FH - 2, x = x0 + g + 8 * t;
+    if (y0 >= h) return;
+    uint bh[RNT][RNK][2], bl[RNT][RNK][2];
+#pragma unroll
+    for (int nt = 0; nt < RNT; nt++)
+#pragma unroll
+        for (int c = 0; c < RNK; c++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                int i = 8 * nt + g, j = 8 * c + t + 4 * e;
+                float v = i < FH && j < FW ? filt[i * FW + j] : 0.0f;
+                bh[nt][c][e] = HI(v);
+                bl[nt][c][e] = LO(v, bh[nt][c][e]);
+            }
+#if ROWS_BL == 1
+    __local uint2 lb[RNT * RNK * 32];
+    if (get_local_id(1) == 0)
+        for (int nt = 0; nt < RNT; nt++)
+            for (int c = 0; c < RNK; c++)
+                lb[(nt * RNK + c) * 32 + lane] = (uint2)(bl[nt][c][0], bl[nt][c][1]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#define BPASS bh, lb
+#elif ROWS_BL == 2
+    __local uint4 bq[RNT * RNK * 32];
+    if (get_local_id(1) == 0)
+        for (int nt = 0; nt < RNT; nt++)
+            for (int c = 0; c < RNK; c++)
+                bq[(nt * RNK + c) * 32 + lane] = (uint4)(bh[nt][c][0], bh[nt][c][1], bl[nt][c][0], bl[nt][c][1]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#define BPASS bq
+#else
+#define BPASS bh, bl
+#endif
+    float R[RS][2];
+#pragma unroll
+    for (int s = 0; s < RS; s++)
+        R[s][0] = R[s][1] = 0.0f;
+    __global const float *col = in + x0 + g + t;
+    __global float *o = t < 2 && x < w ? out + x : NULL; /* lanes t = 0, 1 store columns g, g + 8 */
+    for (int r0 = y0; r0 < ylast + FH - 1; r0 += U) {
+#define ROWS_STEP(u)                                                                                          \
+    rows_step(R, BPASS, col + min(r0 + (u), rmax) * ip, (u), lane, t, r0 + (u)-FH + 1, y0, ylast, o, w)
+        ROWS_STEP(0);
+        ROWS_STEP(1);
+        ROWS_STEP(2);
+        ROWS_STEP(3);
+#if U == 8
+        ROWS_STEP(4);
+        ROWS_STEP(5);
+        ROWS_STEP(6);
+        ROWS_STEP(7);
+#endif
+        /* the ring moves down U slots; the U new ones need no zeros: a lane's first product of a row is
+         * stored, not added */
+#pragma unroll
+        for (int s = 0; s < RS - U; s++) {
+            R[s][0] = R[s + U][0];
+            R[s][1] = R[s + U][1];
+        }
+    }
+}
+#endif /* ROWS */
+#endif
