@@ -211,7 +211,7 @@ static void blur_teardown(void *state)
 }
 
 /* The recursive rungs' bounds (blur_bound.c) for rows only, columns only and both ways (the larger of the
- * two orders: recursive does rows first, recursive-vt columns first). */
+ * two orders: recursive does rows first, recursive-vt columns first); logged with their references. */
 static void recursive_bounds(blur_state *s)
 {
     double sup1, sup2, e1, e2, tail;
@@ -223,12 +223,6 @@ static void recursive_bounds(blur_state *s)
     /* Deriche's bound does not depend on the line's length: one for rows or columns, one for both ways. */
     s->dbound_rows = s->dbound_cols = blur_deriche_bound(s->dk, s->range, 0.0, &sup1);
     s->dbound_both = blur_deriche_bound(s->dk, sup1, s->dbound_rows, &tail);
-    CG_INFO("blur: Deriche rungs' error bound against the double reference (sigma %g): %.3g one way, %.3g "
-            "both ways",
-            s->sigma, s->dbound_rows, s->dbound_both);
-    CG_INFO("blur: recursive rungs' error bound against the double reference (sigma %g): %.3g rows, %.3g "
-            "columns, %.3g both ways (largest input %g)",
-            s->sigma, s->bound_rows, s->bound_cols, s->bound_both, s->range);
 }
 
 /* The block rungs' bounds for blocks of blk (blur_bound_blk.c), computed at their first check: rows only,
@@ -258,9 +252,6 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
     s->g2 = malloc(t * t * sizeof(float));
     s->gt = malloc(t * sizeof(float));
     bool ok = s->in8 && s->in && s->got && s->saved && s->g && s->g2 && s->gt;
-    for (int i = 0; i < REF_COUNT; i++)
-        ok = ok && (i == REF_CONV && !s->exact ? (s->ref[i] = s->ref[REF_GAUSS]) != NULL
-                                               : (s->ref[i] = malloc(s->n * sizeof(float))) != NULL);
     if (!ok) {
         CG_ERROR("blur: out of host memory for a %zux%zu picture: use a smaller --size", s->w, s->h);
         return CG_E_RUNTIME;
@@ -286,7 +277,7 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
     blur_yvv_boundary(s->c, s->m);
     blur_deriche_coeffs(s->sigma, s->dk);
     recursive_bounds(s);
-    return blur_make_refs(s);
+    return CG_OK;
 }
 
 static void shortest_block(const cg_rung *r, void *user)
@@ -495,6 +486,7 @@ static cg_status blur_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     int a = blur_rung_algo(rs);
     int truth = algo_refs[a].truth;
     if (blur_rung_blk(rs) > 0) block_bounds(s, blur_rung_blk(rs));
+    if ((st = blur_need_refs(s, algo_refs[a].exact, truth)) != CG_OK) return st;
     CG_TRY(
         clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, s->n * sizeof(float), s->got, 0, NULL, NULL));
     check_rung(s, a, c);

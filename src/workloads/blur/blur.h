@@ -102,15 +102,18 @@ typedef struct blur_state {
     double bound_rows_blk, bound_cols_blk, bound_both_blk; /* the block rungs' (blur_bound_blk.c) */
     uint8_t *in8;                                          /* the picture as bytes (PNG or seeded) */
     float *in, *got;
-    float *ref[REF_COUNT];
-    uint8_t *saved; /* the last verified output as grey, for --output */
+    float *ref[REF_COUNT]; /* NULL until a check needs it (blur_need_refs) */
+    unsigned refs_built;   /* the groups of ref[] built, a bit each (blur_ref.c) */
+    uint8_t *saved;        /* the last verified output as grey, for --output */
     bool have_saved;
     cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
     cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur_rec.cl) */
 } blur_state;
 
-/* blur_ref.c: fills s->ref[] from s->in and logs the recursive filter's error against the Gaussian. */
-cg_status blur_make_refs(blur_state *s);
+/* blur_ref.c: builds the references ref and truth (-1: none) of s->ref[] from s->in unless built, each group
+ * of them once (the recursive filters' also logged against the sampled Gaussian); CG_E_RUNTIME, logged, when
+ * host memory runs out. */
+cg_status blur_need_refs(blur_state *s, int ref, int truth);
 /* Largest |a - b| over the w x h pixels at least margin from every border. */
 double blur_max_diff(const float *a, const float *b, size_t w, size_t h, size_t margin);
 /* blur_launch.c: the rung's kernels and launches. */

@@ -234,64 +234,139 @@ double blur_max_diff(const float *a, const float *b, size_t w, size_t h, size_t 
     return m;
 }
 
-cg_status blur_make_refs(blur_state *s)
+/* The references in groups, each built once, when a check first needs one of its references: a run of the
+ * separable rungs alone neither computes the recursive filters on the host nor logs their accuracy. */
+enum { G_GAUSS, G_GAUSS_V, G_CONV, G_RG, G_DR };
+
+static int ref_group(const blur_state *s, int ref)
+{
+    switch (ref) {
+    case REF_GAUSS:
+    case REF_GAUSS_H:
+        return G_GAUSS;
+    case REF_GAUSS_V:
+        return G_GAUSS_V;
+    case REF_CONV:
+        return s->exact ? G_CONV : G_GAUSS; /* random data: the kernels' weights are the Gaussian's */
+    case REF_RG:
+    case REF_RG_H:
+    case REF_RG_V:
+        return G_RG;
+    default:
+        return G_DR;
+    }
+}
+
+/* Allocates the references k[0..n) of a group. */
+static bool alloc_refs(blur_state *s, const int *k, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!s->ref[k[i]] && !(s->ref[k[i]] = malloc(s->n * sizeof(float)))) return false;
+    return true;
+}
+
+/* Logs a recursive filter's references (both ways, rows, columns) against the sampled Gaussian's. */
+static void log_truth(const blur_state *s, const char *name, int both, int rows, int cols)
+{
+    size_t m = (size_t)(BLUR_INTERIOR * s->r);
+    const int ref[3] = {both, rows, cols}, gauss[3] = {REF_GAUSS, REF_GAUSS_H, REF_GAUSS_V};
+    double e[3][2];
+    for (int i = 0; i < 3; i++) {
+        e[i][0] = blur_max_diff(s->ref[ref[i]], s->ref[gauss[i]], s->w, s->h, 0);
+        e[i][1] = blur_max_diff(s->ref[ref[i]], s->ref[gauss[i]], s->w, s->h, m);
+    }
+    CG_INFO("blur: %s vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
+            "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",
+            name, s->sigma, m, e[0][0], e[0][1], e[1][0], e[1][1], e[2][0], e[2][1]);
+}
+
+static cg_status build_group(blur_state *s, int gi);
+
+static cg_status build(blur_state *s, int gi, double *in, double *a, double *b)
 {
     size_t n = s->n;
-    double *in = calloc(n, sizeof *in), *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    if (!in || !a || !b) {
-        free(in);
-        free(a);
-        free(b);
-        CG_ERROR("blur: out of host memory for the references of a %zux%zu picture: use a smaller --size",
-                 s->w, s->h);
-        return CG_E_RUNTIME;
-    }
-    for (size_t i = 0; i < n; i++)
-        in[i] = s->in[i];
-    blur_ref_conv(in, a, s->w, s->h, s->gt, s->r, 0);
-    to_float(a, s->ref[REF_GAUSS_H], n);
-    blur_ref_conv(a, b, s->w, s->h, s->gt, s->r, 1);
-    to_float(b, s->ref[REF_GAUSS], n);
-    if (s->ref[REF_CONV] != s->ref[REF_GAUSS]) { /* exact: the kernels' dyadic weights */
+    switch (gi) {
+    case G_GAUSS:
+        if (!alloc_refs(s, (const int[]){REF_GAUSS_H, REF_GAUSS}, 2)) return CG_E_RUNTIME;
+        blur_ref_conv(in, a, s->w, s->h, s->gt, s->r, 0);
+        to_float(a, s->ref[REF_GAUSS_H], n);
+        blur_ref_conv(a, b, s->w, s->h, s->gt, s->r, 1);
+        to_float(b, s->ref[REF_GAUSS], n);
+        if (!s->exact) s->ref[REF_CONV] = s->ref[REF_GAUSS];
+        return CG_OK;
+    case G_GAUSS_V:
+        if (!alloc_refs(s, (const int[]){REF_GAUSS_V}, 1)) return CG_E_RUNTIME;
+        blur_ref_conv(in, b, s->w, s->h, s->gt, s->r, 1);
+        to_float(b, s->ref[REF_GAUSS_V], n);
+        return CG_OK;
+    case G_CONV: /* exact: the kernels' dyadic weights */
+        if (!alloc_refs(s, (const int[]){REF_CONV}, 1)) return CG_E_RUNTIME;
         blur_ref_conv(in, a, s->w, s->h, s->g, s->r, 0);
         blur_ref_conv(a, b, s->w, s->h, s->g, s->r, 1);
         to_float(b, s->ref[REF_CONV], n);
+        return CG_OK;
+    case G_RG:
+        if (!alloc_refs(s, (const int[]){REF_RG_H, REF_RG, REF_RG_V}, 3)) return CG_E_RUNTIME;
+        blur_ref_yvv(in, a, s->w, s->h, s->c, s->m, 0);
+        to_float(a, s->ref[REF_RG_H], n);
+        blur_ref_yvv(a, b, s->w, s->h, s->c, s->m, 1);
+        to_float(b, s->ref[REF_RG], n);
+        blur_ref_yvv(in, b, s->w, s->h, s->c, s->m, 1);
+        to_float(b, s->ref[REF_RG_V], n);
+        CG_INFO("blur: recursive rungs' error bound against the double reference (sigma %g): %.3g rows, %.3g "
+                "columns, %.3g both ways (largest input %g)",
+                s->sigma, s->bound_rows, s->bound_cols, s->bound_both, s->range);
+        log_truth(s, "recursive", REF_RG, REF_RG_H, REF_RG_V);
+        return CG_OK;
+    default: /* G_DR */
+        if (!alloc_refs(s, (const int[]){REF_DR_H, REF_DR, REF_DR_V}, 3)) return CG_E_RUNTIME;
+        blur_ref_deriche(in, a, s->w, s->h, s->dk, 0);
+        to_float(a, s->ref[REF_DR_H], n);
+        blur_ref_deriche(a, b, s->w, s->h, s->dk, 1);
+        to_float(b, s->ref[REF_DR], n);
+        blur_ref_deriche(in, b, s->w, s->h, s->dk, 1);
+        to_float(b, s->ref[REF_DR_V], n);
+        CG_INFO(
+            "blur: Deriche rungs' error bound against the double reference (sigma %g): %.3g one way, %.3g "
+            "both ways",
+            s->sigma, s->dbound_rows, s->dbound_both);
+        log_truth(s, "Deriche", REF_DR, REF_DR_H, REF_DR_V);
+        return CG_OK;
     }
-    blur_ref_conv(in, b, s->w, s->h, s->gt, s->r, 1);
-    to_float(b, s->ref[REF_GAUSS_V], n);
-    blur_ref_yvv(in, a, s->w, s->h, s->c, s->m, 0);
-    to_float(a, s->ref[REF_RG_H], n);
-    blur_ref_yvv(a, b, s->w, s->h, s->c, s->m, 1);
-    to_float(b, s->ref[REF_RG], n);
-    blur_ref_yvv(in, b, s->w, s->h, s->c, s->m, 1);
-    to_float(b, s->ref[REF_RG_V], n);
-    blur_ref_deriche(in, a, s->w, s->h, s->dk, 0);
-    to_float(a, s->ref[REF_DR_H], n);
-    blur_ref_deriche(a, b, s->w, s->h, s->dk, 1);
-    to_float(b, s->ref[REF_DR], n);
-    blur_ref_deriche(in, b, s->w, s->h, s->dk, 1);
-    to_float(b, s->ref[REF_DR_V], n);
+}
+
+/* Builds group gi (and the Gaussian ones a recursive group is logged against) unless built. */
+static cg_status build_group(blur_state *s, int gi)
+{
+    if (s->refs_built & (1u << gi)) return CG_OK;
+    if (gi == G_RG || gi == G_DR) {
+        cg_status st = build_group(s, G_GAUSS);
+        if (st == CG_OK) st = build_group(s, G_GAUSS_V);
+        if (st != CG_OK) return st;
+    }
+    size_t n = s->n;
+    double *in = malloc(n * sizeof *in), *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    cg_status st = CG_E_RUNTIME;
+    if (in && a && b) {
+        for (size_t i = 0; i < n; i++)
+            in[i] = s->in[i];
+        st = build(s, gi, in, a, b);
+    }
     free(in);
     free(a);
     free(b);
-    size_t m = (size_t)(BLUR_INTERIOR * s->r);
-    CG_INFO(
-        "blur: recursive vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
-        "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",
-        s->sigma, m, blur_max_diff(s->ref[REF_RG], s->ref[REF_GAUSS], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_RG], s->ref[REF_GAUSS], s->w, s->h, m),
-        blur_max_diff(s->ref[REF_RG_H], s->ref[REF_GAUSS_H], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_RG_H], s->ref[REF_GAUSS_H], s->w, s->h, m),
-        blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_RG_V], s->ref[REF_GAUSS_V], s->w, s->h, m));
-    CG_INFO(
-        "blur: Deriche vs sampled Gaussian (sigma %g), max |error| over all pixels / beyond %zu px of the "
-        "borders: %.3g / %.3g (both ways), %.3g / %.3g (rows), %.3g / %.3g (columns)",
-        s->sigma, m, blur_max_diff(s->ref[REF_DR], s->ref[REF_GAUSS], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_DR], s->ref[REF_GAUSS], s->w, s->h, m),
-        blur_max_diff(s->ref[REF_DR_H], s->ref[REF_GAUSS_H], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_DR_H], s->ref[REF_GAUSS_H], s->w, s->h, m),
-        blur_max_diff(s->ref[REF_DR_V], s->ref[REF_GAUSS_V], s->w, s->h, 0),
-        blur_max_diff(s->ref[REF_DR_V], s->ref[REF_GAUSS_V], s->w, s->h, m));
+    if (st != CG_OK) {
+        CG_ERROR("blur: out of host memory for the references of a %zux%zu picture: use a smaller --size",
+                 s->w, s->h);
+        return st;
+    }
+    s->refs_built |= 1u << gi;
     return CG_OK;
+}
+
+cg_status blur_need_refs(blur_state *s, int ref, int truth)
+{
+    cg_status st = build_group(s, ref_group(s, ref));
+    if (st == CG_OK && truth >= 0) st = build_group(s, ref_group(s, truth));
+    return st;
 }
