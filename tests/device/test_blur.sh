@@ -196,6 +196,19 @@ for case in 333x517:10:random 517x333:32:random 47x50:5:random 65x17:0.5:random 
     fi
 done
 
+# 1e. The references a run builds (blur_need_refs): the separable rungs alone log no recursive filter; with
+#     recursive and deriche each logs its bound and its distance to the sampled Gaussian once.
+"$BIN" run blur:sep,blur:fused-ring --size 67x45 --runs 1 --warmup 0 >"$TESTTMP/blur_refs.out" 2>&1 ||
+    fail "run blur:sep,blur:fused-ring --size 67x45: exit $?"
+grep -q -e "recursive" -e "Deriche" "$TESTTMP/blur_refs.out" &&
+    fail "a run of the separable rungs logs the recursive filters: $(grep -e recursive -e Deriche "$TESTTMP/blur_refs.out")"
+"$BIN" run blur:sep,blur:recursive,blur:rgH,blur:deriche --size 67x45 --runs 2 --warmup 0 \
+    >"$TESTTMP/blur_refs.out" 2>&1 || fail "run blur:sep,blur:recursive,blur:rgH,blur:deriche --size 67x45: exit $?"
+for pat in "recursive rungs' error bound" "recursive vs sampled Gaussian" "Deriche rungs' error bound" \
+    "Deriche vs sampled Gaussian"; do
+    [ "$(grep -c "$pat" "$TESTTMP/blur_refs.out")" -eq 1 ] || fail "'$pat' logged $(grep -c "$pat" "$TESTTMP/blur_refs.out") times, want once"
+done
+
 # 2. Wrong kernels (exit 3, FAILED): sep's row pass skips the last tap; the recursive passes start from 0.
 wrong=$TESTTMP/blur_wrong
 make_wrong blur.cl "$wrong" <<'EOF'
