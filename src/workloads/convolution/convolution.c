@@ -509,6 +509,11 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
     rung_group(s, r, &lx, &ly);
     if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
+    if (is_kernel(r,
+                  "conv_mma_rows")) { /* the parts of the warps before the last: PB rows of 16 floats each */
+        size_t per = ((fh + 7) / 8 + ly - 1) / ly;
+        return (ly - 1) * (8 * per * (ly - 1) + 4) * 16 * sizeof(float);
+    }
     if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }
