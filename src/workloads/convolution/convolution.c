@@ -153,10 +153,6 @@ static void rung_group(const conv_state *s, const cg_rung *r, size_t *lx, size_t
     *ly = (size_t)r->p[P_LY];
     while (*ly > 1 && *lx * *ly > s->max_wg)
         *ly /= 2;
-    if (r->p[P_FLAGS] & F_ROWS) { /* warps splitting the filter's 8-row tiles: none without a tile */
-        size_t nt = ((size_t)s->fh + 7) / 8, per = (nt + *ly - 1) / *ly;
-        *ly = (nt + per - 1) / per;
-    }
 }
 
 /* The outputs a work-group covers: BX x BY per work-item, or per warp (32 work-items) for tensor cores. */
@@ -541,6 +537,14 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
             "bx=%d, lx=%d: the row-product kernel's warp takes 16 output columns (bx 16) and its group is "
             "one warp wide (lx 32)",
             bx, r->p[P_LX]);
+        return true;
+    }
+    int nt = (s->fh + 7) / 8, ly = r->p[P_LY], per = (nt + ly - 1) / ly;
+    if (rows && (nt + per - 1) / per != ly) {
+        snprintf(why, len,
+                 "ly=%d: the filter's %d rows make %d tiles of 8, which %d warps cannot share without one "
+                 "left with none (at most %d)",
+                 ly, s->fh, nt, ly, nt);
         return true;
     }
     if (rows && cover(s->w, 16) + ROWS_READ((size_t)s->fw) > s->ip) {
