@@ -505,8 +505,8 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
     rung_group(s, r, &lx, &ly);
     if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
-    if (is_kernel(r,
-                  "conv_mma_rows")) { /* the parts of the warps before the last: PB rows of 16 floats each */
+    /* conv_mma_rows: the parts of the warps before the last, PB rows of 16 floats each */
+    if (is_kernel(r, "conv_mma_rows")) {
         size_t per = ((fh + 7) / 8 + ly - 1) / ly;
         return (ly - 1) * (8 * per * (ly - 1) + 4) * 16 * sizeof(float);
     }
@@ -615,8 +615,9 @@ static double mma_bound(const conv_state *s, int flags)
     double u = ldexp(1.0, -24), steps = (double)s->fh * MMA_NC(s->fw);
     double rep = (flags & F_MMA3) ? 50.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
     /* ROWS: each row's product takes 3 ceil(FW / 8) mma.sync (all three products in one accumulator) from
-     * zero, each within 4u of that product's sum (below the output); then FH fp32 adds into the ring and 2
-     * of the lanes' sums, each within u of the output. */
+     * zero, each within 4u of that product's sum (below the output); then the FH row products are summed in
+     * fp32 in a tree (a lane's ring slot, the four lanes, the warps' parts): FH - 1 adds that are not of a
+     * zero, each within u of the output (counted as FH + 2). */
     if (flags & F_ROWS) return rep + 4.0 * u * 3.0 * ((s->fw + 7) / 8) + u * (s->fh + 2);
     return rep + 4.0 * u * steps;
 }
