@@ -280,8 +280,7 @@ static void log_truth(const blur_state *s, const char *name, int both, int rows,
             name, s->sigma, m, e[0][0], e[0][1], e[1][0], e[1][1], e[2][0], e[2][1]);
 }
 
-static cg_status build_group(blur_state *s, int gi);
-
+/* Builds group gi into its references from in (the input in double), a and b (scratch). */
 static cg_status build(blur_state *s, int gi, double *in, double *a, double *b)
 {
     size_t n = s->n;
@@ -335,38 +334,28 @@ static cg_status build(blur_state *s, int gi, double *in, double *a, double *b)
     }
 }
 
-/* Builds group gi (and the Gaussian ones a recursive group is logged against) unless built. */
-static cg_status build_group(blur_state *s, int gi)
+cg_status blur_need_refs(blur_state *s, int ref, int truth)
 {
-    if (s->refs_built & (1u << gi)) return CG_OK;
-    if (gi == G_RG || gi == G_DR) {
-        cg_status st = build_group(s, G_GAUSS);
-        if (st == CG_OK) st = build_group(s, G_GAUSS_V);
-        if (st != CG_OK) return st;
-    }
+    unsigned need = 1u << ref_group(s, ref);
+    if (truth >= 0) need |= 1u << ref_group(s, truth);
+    if (need & (1u << G_RG | 1u << G_DR)) need |= 1u << G_GAUSS | 1u << G_GAUSS_V; /* logged against them */
+    need &= ~s->refs_built;
+    if (!need) return CG_OK;
     size_t n = s->n;
     double *in = malloc(n * sizeof *in), *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     cg_status st = CG_E_RUNTIME;
     if (in && a && b) {
         for (size_t i = 0; i < n; i++)
             in[i] = s->in[i];
-        st = build(s, gi, in, a, b);
+        st = CG_OK;
+        for (int gi = G_GAUSS; st == CG_OK && gi <= G_DR; gi++) /* the Gaussian groups before the others */
+            if (need & (1u << gi) && (st = build(s, gi, in, a, b)) == CG_OK) s->refs_built |= 1u << gi;
     }
     free(in);
     free(a);
     free(b);
-    if (st != CG_OK) {
+    if (st != CG_OK)
         CG_ERROR("blur: out of host memory for the references of a %zux%zu picture: use a smaller --size",
                  s->w, s->h);
-        return st;
-    }
-    s->refs_built |= 1u << gi;
-    return CG_OK;
-}
-
-cg_status blur_need_refs(blur_state *s, int ref, int truth)
-{
-    cg_status st = build_group(s, ref_group(s, ref));
-    if (st == CG_OK && truth >= 0) st = build_group(s, ref_group(s, truth));
     return st;
 }
