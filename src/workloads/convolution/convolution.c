@@ -50,8 +50,12 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8, F_ROWS = 16 };
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
     ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
-/* conv_mma_rows: a warp's 16 output columns from x0 read input columns up to x0 + 14 + 8 ceil(FW / 8). */
-#define ROWS_READ(fw) (15 + 8 * (((fw) + 7) / 8))
+/* conv_mma_rows (its NTW, PB in convolution.cl): a warp's 16 output columns from x0 read input columns up to
+ * x0 + 14 + 8 ceil(FW / 8); ly warps split the ceil(FH / 8) tiles of filter rows, ROWS_NTW each, and the
+ * warps before the last keep their parts of PB rows of 16 floats in local memory. */
+#define ROWS_READ(fw)      (15 + 8 * (((fw) + 7) / 8))
+#define ROWS_NTW(fh, ly)   ((((fh) + 7) / 8 + (ly)-1) / (ly))
+#define ROWS_BYTES(fh, ly) ((size_t)((ly)-1) * (8 * ROWS_NTW(fh, ly) * ((ly)-1) + 4) * 16 * sizeof(float))
 
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
@@ -505,11 +509,7 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
     rung_group(s, r, &lx, &ly);
     if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
-    /* conv_mma_rows: the parts of the warps before the last, PB rows of 16 floats each */
-    if (is_kernel(r, "conv_mma_rows")) {
-        size_t per = ((fh + 7) / 8 + ly - 1) / ly;
-        return (ly - 1) * (8 * per * (ly - 1) + 4) * 16 * sizeof(float);
-    }
+    if (is_kernel(r, "conv_mma_rows")) return ROWS_BYTES(fh, ly);
     if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }
@@ -539,16 +539,13 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
             bx, r->p[P_LX]);
         return true;
     }
-    int nt = (s->fh + 7) / 8, ly = r->p[P_LY], per = (nt + ly - 1) / ly;
-    if (rows && (nt + per - 1) / per != ly) {
+    /* the row-product kernel's groups (its reads need no check: input_shape pads the pitch for them) */
+    int nt = (s->fh + 7) / 8, ly = r->p[P_LY];
+    if (rows && (nt + ROWS_NTW(s->fh, ly) - 1) / ROWS_NTW(s->fh, ly) != ly) {
         snprintf(why, len,
                  "ly=%d: the filter's %d rows make %d tiles of 8, which %d warps cannot share without one "
                  "left with none (at most %d)",
                  ly, s->fh, nt, ly, nt);
-        return true;
-    }
-    if (rows && cover(s->w, 16) + ROWS_READ((size_t)s->fw) > s->ip) {
-        snprintf(why, len, "the row-product kernel's reads pass the input's pitch (%zu floats)", s->ip);
         return true;
     }
     if (mma && (bx % 8 || by % 16 || r->p[P_LX] != 32)) {
