@@ -404,7 +404,7 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
 #define RNQ  (2 * RNK + 2)
 #define NTW  ((RNT + LY - 1) / LY)
 #define ONEW (LY == 1) /* one warp: the filter's own height, no tile past it */
-#define IH   (LY == 1 ? FH : 8 * NTW)
+#define IH   (ONEW ? FH : 8 * NTW)
 #define RS   (IH + U - 1 > U + 6 ? IH + U - 1 : U + 6)
 #define PB   (8 * NTW * (LY - 1) + U) /* rows of a warp's completed parts kept in local memory */
 #define REND (8 * NTW * (LY - 1) + IH - 1) /* steps past the strip's last row until the last warp is done */
@@ -499,15 +499,13 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma_rows(CON
     for (int r0 = y0; r0 < ylast + REND; r0 += U) {
 #if LY > 1
 #define ROWS_KEEP(y, v)                                                                                       \
+    float o = t ? (v).y : (v).x; /* lanes t = 0, 1: columns g, g + 8 */                                      \
     if (wh < LY - 1) {                                                                                        \
-        if (t < 2) part[(wh * PB + ((y)-y0) % PB) * 16 + g + 8 * t] = t ? (v).y : (v).x;                     \
+        if (t < 2) part[(wh * PB + ((y)-y0) % PB) * 16 + g + 8 * t] = o;                                     \
     } else {                                                                                                  \
-        for (int k = 0; k < LY - 1; k++) {                                                                    \
-            float p = part[(k * PB + ((y)-y0) % PB) * 16 + g + 8 * (t & 1)];                                  \
-            (v).x += p;                                                                                       \
-            (v).y += p;                                                                                       \
-        }                                                                                                     \
-        if (st) out[(y)*w + x] = t ? (v).y : (v).x;                                                           \
+        for (int k = 0; k < LY - 1; k++)                                                                      \
+            o += part[(k * PB + ((y)-y0) % PB) * 16 + g + 8 * (t & 1)];                                       \
+        if (st) out[(y)*w + x] = o;                                                                           \
     }
 #else
 #define ROWS_KEEP(y, v)                                                                                       \
