@@ -34,8 +34,8 @@ typedef struct step {
     int swap; /* 1: this step works on the transposed picture (h x w) */
     shape shape;
     extra_arg extra;
-    const char
-        *tiled; /* the step's kernel in a rung built with -DTILES (its shape then S_TILES_H); NULL: none */
+    /* the step's kernel in a rung built with -DTILES (its shape then S_TILES_H); NULL: none */
+    const char *tiled;
 } step;
 
 #define MAX_STEPS 6
