@@ -140,6 +140,26 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run rows-exact $C --size 333x517 --filter 1,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
       run rows-random $C --size 1001x777 --filter 1,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
       run rows-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} ;;
+  conv-f16) # issue 21: f16x3 and f16x3-split (the 3xTF32 split with fp16 pieces, mma m16n8k16) beside tf32x3,
+    # tf32x3-rows and best: verified at odd sizes and filters (exact and random data), then 8192^2 at 17x17 and
+    # 32x32; the tensor ceilings; the split of tf32x3-rows at an odd size (ly 1, 2, 4, exact)
+    C=convolution:best,convolution:tf32x3,convolution:f16x3,convolution:f16x3-split
+    echo "\$ clgauge peak --only fp32,tf32-mma,f16-mma --device gpu --json peak-mma.json" >>"$out/commands.txt"
+    $cg peak --only fp32,tf32-mma,f16-mma --device gpu --json "$out/peak-mma.json" >"$out/peak-mma.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt"
+    run f16-exact $C --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
+      run f16-random $C --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
+      run f16-8192 $C,convolution:tf32x3-rows --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
+    tune_run rows-ly-exact 60 convolution:tf32x3-rows --filter 17 --size 333x517 --check exact \
+      --space 'by=128;ly=1,2,4' --runs 1 ;;
+  conv-f16-tune) # the searches of f16x3 and f16x3-split (bx x by x ly) at 32x32 and 17x17, then the tuned runs
+    for f in 32 17; do
+      for r in f16x3-split f16x3; do
+        tune_run tune-$r-$f 90 convolution:$r --filter $f --size 8192 --runs 3
+      done
+    done
+    run f16-tuned convolution:best,convolution:tf32x3,convolution:f16x3,convolution:f16x3-split --size 8192 \
+      --filter 17,32 --runs ${MMA_RUNS:-5} ;;
   conv-rows-tune) # the searches of tf32x3-rows (strip rows x warps splitting the filter rows) and tf32x3 at
     # session 16's winner (64 x 16 outputs a warp, 4 warps), at 32x32 then 17x17
     for f in 32 17; do

@@ -15,6 +15,7 @@ cg_status cg_peak_fp16(cg_peak_env *e);
 cg_status cg_peak_int32(cg_peak_env *e);
 cg_status cg_peak_int24(cg_peak_env *e);
 cg_status cg_peak_tf32_mma(cg_peak_env *e);
+cg_status cg_peak_f16_mma(cg_peak_env *e);
 cg_status cg_peak_crossover(cg_peak_env *e);
 cg_status cg_peak_chains(cg_peak_env *e);
 cg_status cg_peak_xfer_pageable(cg_peak_env *e);

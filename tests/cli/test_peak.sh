@@ -15,7 +15,7 @@ for opt in device only json csv quick max-time timer seed no-cache cache-dir mas
     expect "peak --help mentions --$opt" 0 "^  (-[a-z], |    )--$opt( |$)" -- "$bin" peak --help
     check "man page documents peak --$opt" -- bash -c 'sed "s/\\\\-/-/g" "$1" | sed -n "/^\.SS Options of peak/,/^\.S[SH] [A-Z]/p" | grep -q -- "--$2"' _ "$man_page" "$opt"
 done
-for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 tf32-mma crossover chains pageable pinned map \
+for t in read write copy stride gather offset fp32 fp64 fp16 int32 int24 tf32-mma f16-mma crossover chains pageable pinned map \
     launch local-bw bank atomic-global atomic-local image sizes coalescing divergence scatter channels alloc transfers \
     events queues; do
     expect "peak --help lists test $t" 0 "^  [a-z]+ +$t " -- "$bin" peak --help

@@ -23,7 +23,7 @@ def no(msg):
     bad += 1
 families = {"bandwidth", "compute", "balance", "transfer", "latency", "local", "atomics", "image", "cache", "rules",
             "scatter", "overheads"}
-tests = {"read", "write", "copy", "stride", "gather", "offset", "fp32", "fp64", "fp16", "int32", "int24", "tf32-mma",
+tests = {"read", "write", "copy", "stride", "gather", "offset", "fp32", "fp64", "fp16", "int32", "int24", "tf32-mma", "f16-mma",
          "crossover", "chains", "pageable", "pinned", "map", "launch", "local-bw", "bank", "atomic-global",
          "atomic-local", "image", "sizes", "coalescing", "divergence", "scatter", "channels", "alloc", "transfers",
          "events", "queues"}

@@ -32,8 +32,8 @@ enum {
 };
 /* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
  * or the 3xTF32 split (MMA3), the tensor-core product of each input row with the dense filter (ROWS:
- * conv_mma_rows). */
-enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8, F_ROWS = 16 };
+ * conv_mma_rows), the split's pieces in fp16 (F16: conv_mma16), split once into local memory (SPLIT). */
+enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8, F_ROWS = 16, F_F16 = 32, F_SPLIT = 64 };
 #define F_MMA (F_MMA1 | F_MMA3)
 
 #define CONV_MAX_FILTER    32
@@ -50,6 +50,15 @@ enum { F_DEFINE = 1, F_PAD4 = 2, F_MMA1 = 4, F_MMA3 = 8, F_ROWS = 16 };
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
     ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
+/* conv_mma16's (its HQ, HP, HF in convolution.cl): a tile of BY LY + FH - 1 rows of 16 HQ columns at a
+ * pitch of 4 (mod 16) column pairs, and the filter's rows of 8 DMAX + 32 pairs, 8 bytes a pair; its tile
+ * reads up to FW + 13 columns right of a block's first (the input's padding covers FW + 14). */
+#define MMA16_DMAX(fw)   (((fw) + 6) / 8)
+#define MMA16_HW(bx, fw) (8 * ((8 * ((bx) / 8 - 1) + (fw) + 6) / 16 + 1))
+#define MMA16_HP(bx, fw) (MMA16_HW(bx, fw) + (20 - MMA16_HW(bx, fw) % 16) % 16)
+#define MMA16_BYTES(bx, by, ly, fw, fh)                                                                      \
+    ((size_t)(((by) * (ly) + (fh)-1) * MMA16_HP(bx, fw) + (fh) * (8 * MMA16_DMAX(fw) + 32)) * 8)
+#define READ_PAST(fw) ((size_t)(fw) + 14)
 /* conv_mma_rows (its NTW, PB in convolution.cl): a warp's 16 output columns from x0 read input columns up to
  * x0 + 14 + 8 ceil(FW / 8); ly warps split the ceil(FH / 8) tiles of filter rows, ROWS_NTW each, and the
  * warps before the last keep their parts of PB rows of 16 floats in local memory. */
@@ -104,6 +113,10 @@ static const cg_rung rungs[] = {
      "conv_mma", NULL, CG_FEAT_NV_MMA, MMA_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3}},
     {"tf32x3-rows", "vs tf32x3: each input row times the dense filter (taps x filter rows: no Toeplitz zeros), the rows' products summed along diagonals in fp32",
      "conv_mma_rows", NULL, CG_FEAT_NV_MMA, 0, {16, 512, 32, 1, F_DEFINE | F_MMA3 | F_ROWS}},
+    {"f16x3", "vs tf32x3: the same split with fp16 pieces (11 bits as TF32's, scaled by powers of two) on mma.sync m16n8k16: 16 taps an instruction instead of 8",
+     "conv_mma16", NULL, CG_FEAT_NV_MMA, MMA16_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3 | F_F16}},
+    {"f16x3-split", "vs f16x3: inputs and taps split once, as they go into local memory (an fp16 hi, lo pair of words), not at every use",
+     "conv_mma16", NULL, CG_FEAT_NV_MMA, MMA16_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3 | F_F16 | F_SPLIT}},
 };
 /* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
  * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
@@ -114,7 +127,7 @@ static const cg_tspace spaces[] = {
       {"by", P_BY, CG_TR_OTHER, 3, {1, 4, 8}},
       {"lx", P_LX, CG_TR_WG_X, 3, {8, 16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
-    {"tf32,tf32x3", 3,
+    {"tf32,tf32x3,f16x3,f16x3-split", 3,
      {{"bx", P_BX, CG_TR_OTHER, 3, {16, 32, 64}},
       {"by", P_BY, CG_TR_OTHER, 2, {16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
@@ -192,10 +205,11 @@ static const int *space_values(const cg_tspace *sp, int index, int *n)
 }
 
 /* The input's pitch and rows: every rung's grid covers the output in whole blocks of BX x LX by BY x LY
- * outputs, and reads up to FW + 3 floats right of and FH - 1 rows below its block; so must every candidate
- * of the tuning space and the seeds' rules' work-groups (x 64 at most, y 4: core/tune.c) with the space's
- * blocks. Bottom rows are cheap (rows covers any block up to the largest BY x LY of the space); the pitch
- * is the widest exact cover, which is the table's for widths that are multiples of the space's blocks. */
+ * outputs, and reads up to FW + 13 floats right of (conv_mma16's tile; the others FW + 3) and FH - 1 rows
+ * below its block; so must every candidate of the tuning space and the seeds' rules' work-groups (x 64 at
+ * most, y 4: core/tune.c) with the space's blocks. Bottom rows are cheap (rows covers any block up to the
+ * largest BY x LY of the space); the pitch is the widest exact cover, which is the table's for widths that
+ * are multiples of the space's blocks. */
 static void input_shape(conv_state *s)
 {
     size_t cw = 1, ch = 1;
@@ -216,7 +230,7 @@ static void input_shape(conv_state *s)
             for (int j = 0; j < nly; j++)
                 ch = max_z(ch, s->h + (size_t)by[i] * (size_t)ly[j] - 1);
     }
-    s->ip = div_up(max_z(cw + (size_t)s->fw + 4, cover(s->w, 16) + ROWS_READ((size_t)s->fw)), 32) * 32;
+    s->ip = div_up(max_z(cw + READ_PAST(s->fw), cover(s->w, 16) + ROWS_READ((size_t)s->fw)), 32) * 32;
     s->rows = ch + (size_t)s->fh;
 }
 
@@ -450,7 +464,12 @@ static void conv_options(const void *state, const cg_rung *r, char *buf, size_t 
         n += snprintf(buf + n, len - (size_t)n, " -DFW=%d -DFH=%d -DFW4=%d", s->fw, s->fh, s->fw4);
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_MMA))
         n += snprintf(buf + n, len - (size_t)n, " -DMMA=%d", (r->p[P_FLAGS] & F_MMA3) ? 3 : 1);
-    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_ROWS)) snprintf(buf + n, len - (size_t)n, " -DROWS=1");
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_ROWS))
+        n += snprintf(buf + n, len - (size_t)n, " -DROWS=1");
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_F16))
+        n += snprintf(buf + n, len - (size_t)n, " -DF16=1");
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_SPLIT))
+        snprintf(buf + n, len - (size_t)n, " -DPRESPLIT=1");
 }
 
 static void conv_release(void *rs)
@@ -510,6 +529,7 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     rung_group(s, r, &lx, &ly);
     if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
     if (is_kernel(r, "conv_mma_rows")) return ROWS_BYTES(fh, ly);
+    if (is_kernel(r, "conv_mma16")) return MMA16_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
     if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }
@@ -529,7 +549,7 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
                  bx, by, r->p[P_LX], r->p[P_LY]);
         return true;
     }
-    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma"),
+    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma") || is_kernel(r, "conv_mma16"),
          rows = is_kernel(r, "conv_mma_rows");
     if (rows && (bx != 16 || r->p[P_LX] != 32)) {
         snprintf(
@@ -566,7 +586,7 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
     size_t bw, bh;
     group_block(s, r, &bw, &bh);
     size_t cw = cover(s->w, bw), ch = cover(s->h, bh);
-    if (cw + (size_t)s->fw + 4 > s->ip || ch + (size_t)s->fh > s->rows) {
+    if (cw + READ_PAST(s->fw) > s->ip || ch + (size_t)s->fh > s->rows) {
         snprintf(why, len,
                  "%zux%zu outputs per work-group read past the input's padding (%zux%zu floats, "
                  "made for the tuning space's shapes)",
@@ -616,6 +636,12 @@ static double mma_bound(const conv_state *s, int flags)
      * fp32 in a tree (a lane's ring slot, the four lanes, the warps' parts): FH - 1 adds that are not of a
      * zero, each within u of the output (counted as FH + 2). */
     if (flags & F_ROWS) return rep + 4.0 * u * 3.0 * ((s->fw + 7) / 8) + u * (s->fh + 2);
+    /* F16 (conv_mma16): hi truncated as above, lo rounded to nearest (2^-11 of a - hi, so 2^-21 |a|): the
+     * three products miss a b by less than 2^-20 (lo x lo) + 2 x 2^-21 = 32u, the small products' rounding
+     * and the final fma below 2u, the scalings exact; fp16 lo pieces below 2^-14 are the floor (conv_floor).
+     * Each m16n8k16 adds 16 products: counted as two of the 8-product steps above (8u), ceil((DMAX + 2) / 2)
+     * chunks a filter row. */
+    if (flags & F_F16) return 34.0 * u + 8.0 * u * (double)s->fh * ((MMA16_DMAX(s->fw) + 3) / 2);
     return rep + 4.0 * u * steps;
 }
 
@@ -628,7 +654,10 @@ static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     double taps = (double)s->fw * s->fh;
     conv_rung *q = rs;
     double tol = (q->flags & F_MMA) ? cg_gamma(taps + 2) + mma_bound(s, q->flags) : 2.0 * cg_gamma(taps + 2);
-    cg_check_bound(c, s->got, s->ref, NULL, n, s->exact ? 0.0 : tol, 0.0);
+    /* conv_mma16's lo pieces below fp16's normal range: each within 2^-50 of its value (an input's or a
+     * tap's), times a tap (sum 1) or an input (below 1) over the taps */
+    double floor = (q->flags & F_F16) ? ldexp(1.0, -50) * (1.0 + taps) : 0.0;
+    cg_check_bound(c, s->got, s->ref, NULL, n, s->exact ? 0.0 : tol, s->exact ? 0.0 : floor);
     if (!c->ok) cg_check_locate_2d(c, s->w);
 out:
     return st;

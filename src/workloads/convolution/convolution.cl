@@ -283,7 +283,130 @@ float tf32(float x)
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
 
-#ifndef ROWS
+#if defined(F16)
+/* conv_mma16 (MMA=3 with F16): conv_mma's 3xTF32 products, the pieces held as fp16 and multiplied by
+ * mma.sync m16n8k16 (fp16 inputs, fp32 accumulators): an fp16 significand has TF32's 11 bits, so a = hi + lo
+ * splits the same way, and one instruction takes 16 taps instead of 8.
+ * For filter row i and chunk q of 16 input columns, A[m][k] = in[y0 + m + i][x0 + 16q + k] (16 output rows)
+ * times B_d[k][n] = f[i][8d + k - n] (zero outside 0..FW-1, d = 2q - nb) gives outputs x0 + 8nb + n; block
+ * nb needs d = -1 .. DMAX, about half as many chunks as conv_mma's 8-column ones (3 against 5 at 32 taps).
+ * fp16 has 5 exponent bits, so the values are scaled by powers of two (exact): inputs and taps by 2^10 (any
+ * value from 2^-24 up keeps a normal hi, whose 11-bit truncation fp16 holds exactly), the lo pieces by 2^15
+ * more (a lo piece of a scaled value below 2^10 stays below 2^14). The small products' accumulator is
+ * scaled back by 2^-15 and the sum by 2^-20. A lo piece below fp16's normal range (2^-14) loses bits: at most
+ * 2^-25 of it, 2^-50 of the value (the check's floor). Holds for inputs below 1 or integers below 2^11 and
+ * taps of at most 1 (the workload's data).
+ * Each pair of columns (2c, 2c + 1) is one word per piece (the lower column in the lower half). PRESPLIT: the
+ * tile and the filter are split once as they go into local memory, a (hi, lo) word pair each; without it
+ * they sit there as floats (inputs already scaled) and every use splits them, as conv_mma does. A lane's
+ * A fragment of chunk q is 4 such pairs (rows g, g + 8; pairs 8q + t and 8q + 4 + t); the pitch HP = 4 (mod
+ * 16) pairs makes a half-warp's 16 8-byte loads hit 32 different banks.
+ * Fragments (PTX ISA, mma.m16n8k16 .f16; g = lane / 4, t = lane % 4): a0 (g, 2t..2t+1), a1 (g + 8, 2t..),
+ * a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t + 8.., g); d as m16n8k8. */
+#define DMAX ((FW + 6) / 8)                   /* the Toeplitz blocks B_d, d = -1 .. DMAX */
+#define HQ   ((8 * (NB - 1) + FW + 6) / 16 + 1) /* chunks of 16 columns in the tile */
+#define HW   (8 * HQ)                           /* the tile's width in pairs */
+#define HP   (HW + (20 - HW % 16) % 16)         /* its pitch in pairs: 4 (mod 16) */
+#define HF   (8 * DMAX + 32)                    /* filter pairs a row: offsets -16 .. 8 DMAX + 15 */
+#define SCALE_IN 0x1p10f
+#define SCALE_LO 0x1p15f
+
+/* lo and hi (columns 2c and 2c + 1) as one f16x2 word, rounded to nearest. */
+uint pack_f16(float lo, float hi)
+{
+    uint r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+/* Two scaled values (x 2^10) as their (hi, lo) fp16 pieces: hi the 11-bit truncation, lo the rest x 2^15. */
+uint2 split2(float a0, float a1)
+{
+    float h0 = as_float(HI(a0)), h1 = as_float(HI(a1));
+    return (uint2)(pack_f16(h0, h1), pack_f16((a0 - h0) * SCALE_LO, (a1 - h1) * SCALE_LO));
+}
+
+#ifdef PRESPLIT
+typedef uint2 pair_t;
+#define PAIR_STORE(a0, a1) split2(a0, a1)
+#define PAIR_USE(v)        (v)
+#else
+typedef float2 pair_t;
+#define PAIR_STORE(a0, a1) ((float2)((a0), (a1)))
+#define PAIR_USE(v)        split2((v).x, (v).y)
+#endif
+
+#define MMA_F16(d, a, b)                                                                                      \
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "    \
+        "{%0, %1, %2, %3};"                                                                                   \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_ARGS)
+{
+    __local pair_t tile[TR * HP];
+    __local pair_t lf[FH * HF];
+    int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
+    int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
+    for (int k = lid; k < FH * HF; k += 32 * LY) {
+        int i = k / HF, j = k - i * HF - 16;
+        float v0 = j >= 0 && j < FW ? filt[i * FW + j] : 0.0f;
+        float v1 = j + 1 >= 0 && j + 1 < FW ? filt[i * FW + j + 1] : 0.0f;
+        lf[k] = PAIR_STORE(v0 * SCALE_IN, v1 * SCALE_IN);
+    }
+    for (int k = lid; k < TR * HW; k += 32 * LY) {
+        int r = k / HW, c = k - r * HW;
+        float2 v = ((__global const float2 *)(in + (gy0 + r) * ip + gx0))[c]; /* ip, gx0 even: aligned */
+        tile[r * HP + c] = PAIR_STORE(v.x * SCALE_IN, v.y * SCALE_IN);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int g = lane >> 2, t = lane & 3;
+    float acc[MT][NB][4], small[MT][NB][4];
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                acc[m][nb][e] = small[m][nb][e] = 0.0f;
+    for (int i = 0; i < FH; i++) {
+        uint2 pf[DMAX + 3]; /* the pair at offset 8 (e - 1) + 2t - g of filter row i: B_d = (pf[d + 1], pf[d + 2]) */
+        pf[0] = (uint2)(0u, 0u); /* offsets -15 .. -2: no taps */
+#pragma unroll
+        for (int e = 1; e < DMAX + 3; e++)
+            pf[e] = PAIR_USE(lf[i * HF + 8 * (e - 1) + 2 * t - g + 16]);
+#pragma unroll
+        for (int m = 0; m < MT; m++) {
+            __local const pair_t *r0 = tile + (warp * BY + m * 16 + g + i) * HP + t, *r8 = r0 + 8 * HP;
+#pragma unroll
+            for (int q = 0; q < HQ; q++) {
+                uint2 x0 = PAIR_USE(r0[8 * q]), x1 = PAIR_USE(r8[8 * q]);
+                uint2 x2 = PAIR_USE(r0[8 * q + 4]), x3 = PAIR_USE(r8[8 * q + 4]);
+                uint ah[4] = {x0.x, x1.x, x2.x, x3.x}, al[4] = {x0.y, x1.y, x2.y, x3.y};
+#pragma unroll
+                for (int nb = 0; nb < NB; nb++) {
+                    int d = 2 * q - nb;
+                    if (d < -1 || d > DMAX) continue;
+                    uint bh[2] = {pf[d + 1].x, pf[d + 2].x}, bl[2] = {pf[d + 1].y, pf[d + 2].y};
+                    MMA_F16(small[m][nb], al, bh);
+                    MMA_F16(small[m][nb], ah, bl);
+                    MMA_F16(acc[m][nb], ah, bh);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int m = 0; m < MT; m++)
+#pragma unroll
+        for (int nb = 0; nb < NB; nb++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int y = gy0 + warp * BY + m * 16 + g + (e >> 1) * 8, x = gx0 + nb * 8 + 2 * t + (e & 1);
+                float v = fma(small[m][nb][e], 0x1p-15f, acc[m][nb][e]) * 0x1p-20f;
+                if (x < w && y < h) out[y * w + x] = v;
+            }
+}
+#elif !defined(ROWS)
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
 {
     __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
