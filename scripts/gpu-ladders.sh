@@ -160,6 +160,20 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     done
     run f16-tuned convolution:best,convolution:tf32x3,convolution:f16x3,convolution:f16x3-split --size 8192 \
       --filter 17,32 --runs ${MMA_RUNS:-5} ;;
+  conv-halves) # f16x3-halves (a 16-tap chunk with a half of zeros as m16n8k8) beside f16x3-split, tf32x3 and best:
+    # verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and 32x32 with own values, its
+    # searches, the tuned runs; then the inline-PTX mutants of the fp16 kernel
+    C=convolution:best,convolution:tf32x3,convolution:f16x3-split,convolution:f16x3-halves
+    run halves-exact $C --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
+      run halves-random $C --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
+      run halves-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} --no-tuned
+    for f in 32 17; do tune_run tune-f16x3-halves-$f 90 convolution:f16x3-halves --filter $f --size 8192 --runs 3; done
+    run halves-tuned $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
+    ids=$(awk '/^id: conv-f16/ {print $2}' tests/mutation/convolution.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/f16-mutants.md" \
+      >"$out/f16-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   conv-rows-tune) # the searches of tf32x3-rows (strip rows x warps splitting the filter rows) and tf32x3 at
     # session 16's winner (64 x 16 outputs a warp, 4 warps), at 32x32 then 17x17
     for f in 32 17; do

@@ -342,6 +342,12 @@ typedef float2 pair_t;
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
 
+/* m16n8k8 with fp16 inputs: A a0 (g, 2t..2t+1), a1 (g + 8, 2t..); B b0 (2t..2t+1, g) */
+#define MMA_F16_K8(d, a, b)                                                                                   \
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};" \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
+        : "r"(a[0]), "r"(a[1]), "r"(b))
+
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_ARGS)
 {
     __local pair_t tile[TR * HP];
@@ -388,6 +394,18 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_A
                     int d = 2 * q - nb;
                     if (d < -1 || d > DMAX) continue;
                     uint bh[2] = {pf[d + 1].x, pf[d + 2].x}, bl[2] = {pf[d + 1].y, pf[d + 2].y};
+#ifdef HALVES
+                    /* B_d's first 8 rows hold taps 8d - 7 .. 8d + 7, its last 8 taps 8d + 1 .. 8d + 15: a half
+                     * with none is left out, the other half taken by m16n8k8 */
+                    if (d < 0 || 8 * d > FW - 2) {
+                        int hf = d < 0; /* 1: the last 8 rows (A's columns 8..15: registers 2, 3) */
+                        uint a_h[2] = {ah[2 * hf], ah[2 * hf + 1]}, a_l[2] = {al[2 * hf], al[2 * hf + 1]};
+                        MMA_F16_K8(small[m][nb], a_l, bh[hf]);
+                        MMA_F16_K8(small[m][nb], a_h, bl[hf]);
+                        MMA_F16_K8(acc[m][nb], a_h, bh[hf]);
+                        continue;
+                    }
+#endif
                     MMA_F16(small[m][nb], al, bh);
                     MMA_F16(small[m][nb], ah, bl);
                     MMA_F16(acc[m][nb], ah, bh);
