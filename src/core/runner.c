@@ -249,7 +249,8 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     }
     char opts[CG_EXTRA_OPTIONS_MAX + 512] = "", extra[CG_EXTRA_OPTIONS_MAX] = "";
     if (w->options) w->options(state, r, extra, sizeof extra);
-    snprintf(opts, sizeof opts, "%s %s", r->options ? r->options : "", extra);
+    snprintf(opts, sizeof opts, "%s %s%s", r->options ? r->options : "", extra,
+             ctx->mma_emulated && (r->needs & CG_FEAT_NV_MMA) ? " -DEMULATE_MMA=1" : "");
     cg_build_info bi;
     const char *file = cg_rung_cl_file(w, r);
     st = cg_program_build(ctx, file, opts, &prog, &bi);

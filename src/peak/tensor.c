@@ -67,9 +67,10 @@ static cg_status mma_row(cg_peak_env *e, const char *variant, int k)
     cl_mem out = NULL;
     cg_result *row = cg_peak_add(e, variant, "GFLOP/s");
     if (!row) return CG_E_RUNTIME;
-    if (!(e->ctx->features & CG_FEAT_NV_MMA)) {
+    if (!(e->ctx->features & CG_FEAT_NV_MMA) || e->ctx->mma_emulated) {
         cg_peak_set_status(row, CG_RUNG_UNSUPPORTED,
-                           "unsupported: needs nvidia-mma (NVIDIA, compute capability 8.0 or above)");
+                           "unsupported: needs nvidia-mma (NVIDIA, compute capability 8.0 or above; "
+                           "CLGAUGE_EMULATE_MMA's emulation is for the workloads' logic, not for a ceiling)");
         return CG_OK;
     }
     /* 2048 work-items (64 warps) a compute unit: Hopper's and Ampere's most resident. */

@@ -7,7 +7,8 @@
 # register-blocked kernel, a lost float4 lane; one tap of a 32x32 filter off by 0.1% under --check exact)
 # caught with exit 3; and the bad filters and sizes with exit 1. The tensor-core rungs (tf32, tf32x3,
 # tf32x3-rows, f16x3, f16x3-split, f16x3-halves) must be in every sweep, unsupported with "nvidia-mma" in the reason where the device lacks it (their kernels are
-# checked on NVIDIA: scripts/gpu-ladders.sh conv-mma and conv-rows, and the caught-ptx mutants).
+# checked on NVIDIA: scripts/gpu-ladders.sh conv-mma, conv-rows, conv-f16, and the caught-ptx mutants; and on
+# PoCL through their OpenCL C emulation: test_mma_emulated.sh).
 # Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 

@@ -262,13 +262,83 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void conv_block(CONV_A
 #define TR (BY * LY + FH - 1)
 #define FP (8 * NC + 16)
 
+#ifdef EMULATE_MMA
+/* Test mode (CLGAUGE_EMULATE_MMA=1 on a device without nvidia-mma, such as PoCL in CI): the inline PTX below
+ * (mma.sync, shfl.sync, the fp16 and TF32 conversions) is replaced by OpenCL C, so the tensor-core kernels'
+ * index logic runs and is checked without an NVIDIA GPU. A warp is 32 work-items of a group (local id 0 the
+ * lane, local id 1 the warp, as reqd_work_group_size fixes); its lanes exchange fragments through local
+ * memory between two group barriers, which every call site reaches with the whole group. A product's 8 or 16
+ * terms (exact in double) are summed in double and added to the accumulator with one rounding: within the
+ * bound's 4u a step. Slow, and its times are not tensor-core times. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define EMU_W     8 /* words a lane: A's 4, then B's */
+#define EMU_DECL  __local uint emu[LY * 32 * EMU_W];
+#define EMU_PARAM , __local uint *emu
+#define EMU_ARG   , emu
+enum { EMU_TF32, EMU_F16, EMU_F16_K8 };
+
+/* Fragment element A[m][k] or B[k][n] (m16n8k8 .tf32, m16n8k16 and m16n8k8 .f16: PTX ISA's layouts) from the
+ * warp's words w. */
+float emu_frag(__local const uint *w, int kind, bool is_b, int row, int col)
+{
+    int m = is_b ? col : row, k = is_b ? row : col, lane, reg;
+    if (kind == EMU_TF32) {
+        lane = (m & 7) * 4 + (k & 3);
+        reg = is_b ? 4 + (k >> 2) : (m >> 3) + 2 * (k >> 2);
+        return as_float(w[lane * EMU_W + reg]);
+    }
+    lane = (m & 7) * 4 + ((k & 7) >> 1);
+    reg = is_b ? 4 + (k >> 3) : (m >> 3) + 2 * (k >> 3);
+    return vload_half(2 * (lane * EMU_W + reg) + (k & 1), (__local const half *)w);
+}
+
+void emu_mma(float *d, const uint *a, const uint *b, int kind, __local uint *emu)
+{
+    int lane = get_local_id(0), na = kind == EMU_F16_K8 ? 2 : 4, nb = kind == EMU_F16_K8 ? 1 : 2;
+    int nk = kind == EMU_F16 ? 16 : 8, g = lane >> 2, t = lane & 3;
+    __local uint *w = emu + get_local_id(1) * 32 * EMU_W;
+    for (int r = 0; r < na; r++)
+        w[lane * EMU_W + r] = a[r];
+    for (int r = 0; r < nb; r++)
+        w[lane * EMU_W + 4 + r] = b[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = 0; e < 4; e++) {
+        int m = g + 8 * (e >> 1), n = 2 * t + (e & 1);
+        double sum = 0.0;
+        for (int k = 0; k < nk; k++)
+            sum += (double)emu_frag(w, kind, false, m, k) * (double)emu_frag(w, kind, true, k, n);
+        d[e] = (float)((double)d[e] + sum);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* shfl.sync.idx: lane src's v */
+float emu_shfl(float v, int src, __local uint *emu)
+{
+    __local uint *w = emu + get_local_id(1) * 32 * EMU_W;
+    w[get_local_id(0) * EMU_W] = as_uint(v);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float r = as_float(w[src * EMU_W]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+#else
+#define EMU_DECL
+#define EMU_PARAM
+#define EMU_ARG
+#endif
+
 #if MMA == 1
 /* x rounded to TF32 (nearest, ties away), as a float whose low 13 bits are zero. */
 float tf32(float x)
 {
+#ifdef EMULATE_MMA
+    return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); /* half an ulp of TF32 added to the magnitude */
+#else
     uint r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return as_float(r);
+#endif
 }
 #define STORE_TF32(x) tf32(x)
 #else
@@ -277,11 +347,15 @@ float tf32(float x)
 #define HI(x)    (as_uint(x) & 0xffffe000u)                /* x truncated to TF32 */
 #define LO(x, h) (as_uint((x) - as_float(h)) & 0xffffe000u) /* the rest (exact in fp32), truncated */
 
+#ifdef EMULATE_MMA
+#define MMA_TF32(d, a, b) emu_mma(d, a, b, EMU_TF32, emu)
+#else
 #define MMA_TF32(d, a, b)                                                                                     \
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "   \
         "{%0, %1, %2, %3};"                                                                                   \
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#endif
 
 #if defined(F16)
 /* conv_mma16 (MMA=3 with F16): conv_mma's 3xTF32 products, the pieces held as fp16 and multiplied by
@@ -315,7 +389,12 @@ float tf32(float x)
 uint pack_f16(float lo, float hi)
 {
     uint r;
+#ifdef EMULATE_MMA
+    vstore_half_rte(lo, 0, (__private half *)&r);
+    vstore_half_rte(hi, 1, (__private half *)&r);
+#else
     asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+#endif
     return r;
 }
 
@@ -336,6 +415,10 @@ typedef float2 pair_t;
 #define PAIR_USE(v)        split2((v).x, (v).y)
 #endif
 
+#ifdef EMULATE_MMA
+#define MMA_F16(d, a, b)    emu_mma(d, a, b, EMU_F16, emu)
+#define MMA_F16_K8(d, a, b) emu_mma(d, a, &(b), EMU_F16_K8, emu)
+#else
 #define MMA_F16(d, a, b)                                                                                      \
     asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "    \
         "{%0, %1, %2, %3};"                                                                                   \
@@ -347,10 +430,12 @@ typedef float2 pair_t;
     asm("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};" \
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                      \
         : "r"(a[0]), "r"(a[1]), "r"(b))
+#endif
 
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_ARGS)
 {
     __local pair_t tile[TR * HP];
+    EMU_DECL
     __local pair_t lf[FH * HF];
     int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
     int gx0 = get_group_id(0) * BX, gy0 = get_group_id(1) * (BY * LY);
@@ -428,6 +513,7 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_A
 __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARGS)
 {
     __local float2 tile2[TR * TP / 2]; /* float2: the 8-byte loads below are aligned */
+    EMU_DECL
     __local float *tile = (__local float *)tile2;
     __local float lf[FH * FP];
     int lane = get_local_id(0), warp = get_local_id(1), lid = warp * 32 + lane;
@@ -550,12 +636,16 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma(CONV_ARG
 #define PB   (8 * NTW * (LY - 1) + U) /* rows of a warp's completed parts kept in local memory */
 #define REND (8 * NTW * (LY - 1) + IH - 1) /* steps past the strip's last row until the last warp is done */
 
+#ifdef EMULATE_MMA
+#define shfl_idx(v, src) emu_shfl(v, src, emu)
+#else
 float shfl_idx(float v, int src)
 {
     uint r;
     asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(as_uint(v)), "r"(src));
     return as_float(r);
 }
+#endif
 
 /* One step of conv_mma_rows: input row r = r0 + u (row: its lane's first value), its products added into the
  * ring; returns this warp's part of the row it completes (columns g and g + 8). Called with u a constant (the
@@ -563,7 +653,7 @@ float shfl_idx(float v, int src)
  * left rolled and the ring went to private memory). */
 __attribute__((always_inline)) inline float2 rows_step(float (*R)[2], const uint (*bh)[RNK][2],
                                                        const uint (*bl)[RNK][2], __global const float *row,
-                                                       int u, int lane)
+                                                       int u, int lane EMU_PARAM)
 {
     uint ah[RNQ], al[RNQ];
 #pragma unroll
@@ -614,6 +704,7 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma_rows(CON
     int lane = get_local_id(0), g = lane >> 2, t = lane & 3, wh = get_local_id(1), ib = 8 * NTW * wh;
     int x0 = get_group_id(0) * 16, y0 = get_group_id(1) * BY, x = x0 + g + 8 * t;
     int ylast = min(y0 + BY, h), rmax = h + FH - 2;
+    EMU_DECL
     if (y0 >= h) return;
     uint bh[NTW][RNK][2], bl[NTW][RNK][2];
 #pragma unroll
@@ -654,7 +745,7 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma_rows(CON
 #endif
 #define ROWS_STEP(u)                                                                                          \
     {                                                                                                         \
-        float2 v = rows_step(R, bh, bl, col + min(r0 + (u), rmax) * ip, (u), lane);                         \
+        float2 v = rows_step(R, bh, bl, col + min(r0 + (u), rmax) * ip, (u), lane EMU_ARG);                         \
         int y = r0 + (u)-IH + 1 - ib;                                                                         \
         if (y >= y0 && y < ylast) {                                                                           \
             ROWS_KEEP(y, v)                                                                                   \

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Device test of convolution's tensor-core rungs (tf32, tf32x3, tf32x3-rows, f16x3, f16x3-split, f16x3-halves) on
+# a device without nvidia-mma (PoCL in CI), through CLGAUGE_EMULATE_MMA=1: their kernels built with
+# -DEMULATE_MMA, an OpenCL C stand-in for the inline PTX (mma.sync, shfl.sync, the fp16 and TF32 conversions:
+# docs/workloads/convolution.md, "Checked without an NVIDIA GPU"). Every rung at an odd size (67x45: no multiple
+# of any block) with a filter whose sides are not multiples of 8 (7x13), with --check exact and with random
+# data, must run (not be unsupported) and pass; kernels broken on purpose must fail: the fp16 kernel's small
+# products scaled back by 2^-14 (random data: exact data have no lo pieces) and the row-product kernel's first
+# product of a row added to a stale ring slot (exact). On a device with nvidia-mma the variable changes nothing
+# and the same checks run on the tensor cores. Slow on PoCL (each kernel's barriers): about 2 minutes.
+# Usage: bash test_mma_emulated.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
+. "$(dirname "$0")/lib.sh"
+export CLGAUGE_EMULATE_MMA=1
+R=convolution:tf32,convolution:tf32x3,convolution:tf32x3-rows,convolution:f16x3,convolution:f16x3-split
+R=$R,convolution:f16x3-halves
+
+# 1. Every tensor-core rung runs and passes both checks.
+for check in exact random; do
+    json=$TESTTMP/mma_emu_$check.json out=$TESTTMP/mma_emu_$check.out
+    rm -f "$json"
+    "$BIN" run "$R" --size 67x45 --filter 7x13 --check "$check" --runs 1 --warmup 0 --json "$json" >"$out" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$out"; fail "run of the tensor-core rungs, --check $check: exit $rc (want 0)"; }
+    python3 - "$json" "$R" <<'PY' || fail "tensor-core rungs under emulation, --check $check (above)"
+import json, sys
+rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
+bad = []
+for name in sys.argv[2].split(","):
+    r = rows.get(name.split(":")[1])
+    if r is None:
+        bad.append("%s: no row" % name)
+    elif r["status"] != "ok" or r.get("mismatches", 1) != 0:
+        bad.append("%s: %s %s" % (name, r["status"], r.get("reason", "")))
+for b in bad:
+    print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+done
+# where the device lacks nvidia-mma, the run says its times are not tensor-core times
+if grep -q "nvidia-mma" <("$BIN" devices 2>&1); then :; else
+    grep -q "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation" "$TESTTMP/mma_emu_exact.out" ||
+        fail "no emulation warning in the run's output"
+fi
+
+# 2. Kernels broken on purpose fail under the emulation as on the GPU (exit 3, FAILED rows).
+wrong=$TESTTMP/mma_emu_wrong_scale
+make_wrong convolution.cl "$wrong" <<'PY'
+[("fma(small[m][nb][e], 0x1p-15f, acc[m][nb][e])", "fma(small[m][nb][e], 0x1p-14f, acc[m][nb][e])")]
+PY
+expect_wrong_each "the fp16 small products scaled back by 2^-14" convolution:f16x3-split -- "$BIN" run \
+    convolution:f16x3-split --kernel-dir "$wrong" --size 67x45 --filter 7x13 --runs 1 --warmup 0
+wrong=$TESTTMP/mma_emu_wrong_ring
+make_wrong convolution.cl "$wrong" <<'PY'
+[("            if (nt == 0 && e == 0) { /* lane t's first row", "            if (0) { /* lane t's first row")]
+PY
+expect_wrong_each "a row's first product added to a stale slot" convolution:tf32x3-rows -- "$BIN" run \
+    convolution:tf32x3-rows --kernel-dir "$wrong" --size 67x45 --filter 7x13 --check exact --runs 1 --warmup 0
+
+finish
