@@ -6,7 +6,8 @@
 # of any block) with a filter whose sides are not multiples of 8 (7x13), with --check exact and with random
 # data, must run (not be unsupported) and pass; kernels broken on purpose must fail: the fp16 kernel's small
 # products scaled back by 2^-14 (random data: exact data have no lo pieces) and the row-product kernel's first
-# product of a row added to a stale ring slot (exact). On a device with nvidia-mma the variable changes nothing
+# product of a row added to a stale ring slot (exact); and the row-product kernel's split over 2 warps (a tuning
+# candidate), right and with a warp's part skipped. On a device with nvidia-mma the variable changes nothing
 # and the same checks run on the tensor cores. Slow on PoCL (each kernel's barriers): about 2 minutes.
 # Usage: bash test_mma_emulated.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
@@ -55,5 +56,33 @@ make_wrong convolution.cl "$wrong" <<'PY'
 PY
 expect_wrong_each "a row's first product added to a stale slot" convolution:tf32x3-rows -- "$BIN" run \
     convolution:tf32x3-rows --kernel-dir "$wrong" --size 67x45 --filter 7x13 --check exact --runs 1 --warmup 0
+
+# 3. The row-product kernel's split of the filter rows over 2 warps (the parts through local memory, a barrier
+# every 4 steps), as a tuning candidate with strips of 16 rows (several strips, a last one of 13), exact; then
+# with the last warp skipping warp 0's part.
+tune_ly() { # tune_ly OUT [--kernel-dir DIR]
+    local out=$1
+    shift
+    "$BIN" tune convolution:tf32x3-rows --size 67x45 --filter 7x13 --check exact --space 'by=16;ly=2' --runs 1 \
+        --cache-dir "$TESTTMP/mma_emu_cache" "$@" >"$out" 2>&1
+}
+out=$TESTTMP/mma_emu_ly.out
+tune_ly "$out"
+rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q "by=16,ly=2  " "$out" || grep -q FAILED "$out"; then
+    cat "$out"
+    fail "tf32x3-rows with ly=2 under emulation: exit $rc, want 0 and the candidate ok"
+fi
+wrong=$TESTTMP/mma_emu_wrong_parts
+make_wrong convolution.cl "$wrong" <<'PY'
+[("for (int k = 0; k < LY - 1; k++)", "for (int k = 1; k < LY - 1; k++)")]
+PY
+out=$TESTTMP/mma_emu_ly_wrong.out
+tune_ly "$out" --kernel-dir "$wrong"
+rc=$?
+if [ "$rc" -ne 3 ] || ! grep -q "by=16,ly=2 .*FAILED" "$out"; then
+    cat "$out"
+    fail "tf32x3-rows with ly=2, warp 0's part skipped: exit $rc, want 3 and the candidate FAILED"
+fi
 
 finish
