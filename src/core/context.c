@@ -88,10 +88,10 @@ cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const ch
     if (emu && strcmp(emu, "1") == 0 && !(c->offered & CG_FEAT_NV_MMA)) {
         c->mma_emulated = true;
         c->offered |= CG_FEAT_NV_MMA;
-        CG_WARN("CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation of their inline PTX "
-                "on %s, "
-                "which checks their logic; their times are not tensor-core times",
-                dev->name);
+        CG_WARN(
+            "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation of their inline PTX on "
+            "%s, which checks their logic; their times are not tensor-core times",
+            dev->name);
     }
     c->features = c->offered & ~masked;
     c->memo = calloc(1, sizeof *c->memo);

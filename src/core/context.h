@@ -22,17 +22,18 @@ typedef struct cg_prog_memo {
 typedef struct cg_ctx {
     const cg_device *dev;
     cl_context context;
-    cl_command_queue queue; /* in-order, CL_QUEUE_PROFILING_ENABLE */
-    unsigned offered;       /* dev->features plus the image formats the context supports (CG_FEAT_IMAGE_*) */
-    unsigned features;      /* offered minus what the user masked (--mask-features) */
-    bool mma_emulated; /* CLGAUGE_EMULATE_MMA=1 where the device lacks nvidia-mma: offered has it, and the
-                          rungs that need it build with -DEMULATE_MMA=1 (their kernels' OpenCL C stand-in
-                          for the inline PTX: a test of their logic, not of their speed) */
+    cl_command_queue queue;  /* in-order, CL_QUEUE_PROFILING_ENABLE */
+    unsigned offered;        /* dev->features plus the image formats the context supports (CG_FEAT_IMAGE_*) */
+    unsigned features;       /* offered minus what the user masked (--mask-features) */
     const char *kernel_dir;  /* NULL: the .cl sources embedded at build time */
     bool no_cache;           /* true: never read or write the program cache */
     char cache_dir[1024];    /* "" when no cache directory could be found or it is not trusted */
     struct cg_buf_reg *bufs; /* the buffers workloads created through cg_buffer_create (core/buffers.h) */
     cg_prog_memo *memo;      /* NULL when it could not be allocated: every rung builds its own program */
+    /* CLGAUGE_EMULATE_MMA=1 where the device lacks nvidia-mma: offered has it, and the rungs that need it
+     * build with -DEMULATE_MMA=1 (their kernels' OpenCL C stand-in for the inline PTX: a test of their logic,
+     * not of their speed) */
+    bool mma_emulated;
 } cg_ctx;
 
 /* Creates the context and queue. cache_dir NULL picks $CLGAUGE_CACHE_DIR, $XDG_CACHE_HOME/clgauge or
