@@ -84,16 +84,23 @@ cg_status cg_ctx_init(cg_ctx *c, const cg_device *dev, unsigned masked, const ch
     CG_TRY_OBJ(c->context, clCreateContext(props, 1, &dev->id, NULL, NULL, CG_ERRP));
     CG_TRY_OBJ(c->queue, clCreateCommandQueue(c->context, dev->id, CL_QUEUE_PROFILING_ENABLE, CG_ERRP));
     c->offered = dev->features | image_formats(c->context, dev->features);
+    c->features = c->offered & ~masked;
     const char *emu = getenv("CLGAUGE_EMULATE_MMA");
     if (emu && strcmp(emu, "1") == 0 && !(c->offered & CG_FEAT_NV_MMA)) {
-        c->mma_emulated = true;
-        c->offered |= CG_FEAT_NV_MMA;
-        CG_WARN(
-            "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation of their inline PTX on "
-            "%s, which checks their logic; their times are not tensor-core times",
-            dev->name);
+        if (!(c->features & CG_FEAT_FP64)) {
+            CG_WARN(
+                "CLGAUGE_EMULATE_MMA=1 ignored on %s: the emulation sums in double, which this device lacks",
+                dev->name);
+        } else {
+            c->mma_emulated = true;
+            c->offered |= CG_FEAT_NV_MMA;
+            c->features = c->offered & ~masked;
+            CG_WARN(
+                "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation of their inline PTX "
+                "on %s, which checks their logic; their times are not tensor-core times",
+                dev->name);
+        }
     }
-    c->features = c->offered & ~masked;
     c->memo = calloc(1, sizeof *c->memo);
 out:
     if (st != CG_OK) cg_ctx_fini(c);

@@ -42,6 +42,12 @@ if grep -q "nvidia-mma" <("$BIN" devices 2>&1); then :; else
     grep -q "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation" "$TESTTMP/mma_emu_exact.out" ||
         fail "no emulation warning in the run's output"
 fi
+# The emulation sums in double: without fp64 (masked here) the variable is ignored, with one warning, and the
+# rungs are unsupported again.
+expect 0 "CLGAUGE_EMULATE_MMA=1 ignored on .*: the emulation sums in double" -- "$BIN" run convolution:f16x3 \
+    --size 67x45 --filter 3 --runs 1 --warmup 0 --mask-features fp64
+grep -q "unsupported: device lacks nvidia-mma" "$TESTTMP/${test_name}_err.out" ||
+    { cat "$TESTTMP/${test_name}_err.out"; fail "f16x3 not unsupported with fp64 masked"; }
 
 # 2. Kernels broken on purpose fail under the emulation as on the GPU (exit 3, FAILED rows).
 wrong=$TESTTMP/mma_emu_wrong_scale
