@@ -280,6 +280,7 @@ static cg_status run_rung(cg_ctx *ctx, const cg_workload *w, void *state, const 
     fill_facts(ctx, file, opts, &log, &row->facts);
     if (st == CG_OK) {
         fill_rates(row, ceil, t, (size_t)o->runs);
+        if (ctx->mma_emulated && (r->needs & CG_FEAT_NV_MMA)) row->warnings |= CG_WARN_EMULATED;
         row->times = (cg_times){t, (size_t)o->runs}; /* the row keeps the raw times */
         t = NULL;
     }

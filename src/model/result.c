@@ -98,6 +98,9 @@ static const struct {
      "the device's clocks and rerun"},
     {CG_WARN_ABOVE_ROOF, "above_roofline",
      "faster than the measured memory roofline: the data fits in a cache; raise --size for a DRAM figure"},
+    {CG_WARN_EMULATED, "emulated",
+     "emulated tensor cores (CLGAUGE_EMULATE_MMA=1): the check ran, the times are not the hardware's; unset "
+     "the variable for figures"},
 };
 
 const char *cg_warning_name(unsigned bit)

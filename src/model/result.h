@@ -46,8 +46,9 @@ typedef enum cg_warning {
     CG_WARN_TOO_SHORT = 1u << 1,  /* median under 20 us: launch overhead and timer resolution dominate */
     CG_WARN_OUTLIERS = 1u << 2,   /* statistical outliers among the runs */
     CG_WARN_ABOVE_ROOF = 1u << 3, /* faster than the measured roofline: the data fits in a cache */
+    CG_WARN_EMULATED = 1u << 4, /* ran on an emulation of a feature the device lacks (CLGAUGE_EMULATE_MMA) */
 } cg_warning;
-#define CG_WARN_COUNT 4
+#define CG_WARN_COUNT 5
 /* Short name ("high_cv") and the one-line message with its fix for one warning bit. */
 const char *cg_warning_name(unsigned bit);
 const char *cg_warning_fix(unsigned bit);

@@ -284,6 +284,7 @@ static bool worse(const cg_result *a, const cg_result *b, unsigned bit)
     if (bit == CG_WARN_HIGH_CV) return b->t_cv > a->t_cv;
     if (bit == CG_WARN_TOO_SHORT) return b->t_median < a->t_median;
     if (bit == CG_WARN_OUTLIERS) return b->outliers * a->runs > a->outliers * b->runs;
+    if (bit == CG_WARN_EMULATED) return false; /* none is worse: the first is named */
     return b->roofline_pct > a->roofline_pct;
 }
 
@@ -304,7 +305,10 @@ static void print_warning_kind(FILE *f, const cg_report *r, unsigned bit, size_t
     cell_name(w, name, sizeof name);
     int what = colon ? (int)(colon - fix) : (int)strlen(fix);
     fprintf(f, "Warning: %.*s on %zu of %zu rung%s (%s %s%s%s)%s\n", what, fix, k, ran, ran == 1 ? "" : "s",
-            k == 1 ? "at" : "worst", name, detail[0] ? ": " : "", detail, colon ? colon : "");
+            k == 1                    ? "at"
+            : bit == CG_WARN_EMULATED ? "first"
+                                      : "worst",
+            name, detail[0] ? ": " : "", detail, colon ? colon : "");
 }
 
 void cg_report_warnings(const cg_report *r, FILE *f)

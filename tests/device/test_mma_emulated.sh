@@ -12,6 +12,8 @@
 # Usage: bash test_mma_emulated.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 export CLGAUGE_EMULATE_MMA=1
+# Emulated here unless the device has nvidia-mma (then the rungs run on its tensor cores).
+if "$BIN" devices 2>&1 | grep -q "nvidia-mma"; then emu=no; else emu=yes; fi
 R=convolution:tf32,convolution:tf32x3,convolution:tf32x3-rows,convolution:f16x3,convolution:f16x3-split
 R=$R,convolution:f16x3-halves
 
@@ -22,7 +24,7 @@ for check in exact random; do
     "$BIN" run "$R" --size 67x45 --filter 7x13 --check "$check" --runs 1 --warmup 0 --json "$json" >"$out" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || { cat "$out"; fail "run of the tensor-core rungs, --check $check: exit $rc (want 0)"; }
-    python3 - "$json" "$R" <<'PY' || fail "tensor-core rungs under emulation, --check $check (above)"
+    python3 - "$json" "$R" "$emu" <<'PY' || fail "tensor-core rungs under emulation, --check $check (above)"
 import json, sys
 rows = {r["rung"]: r for r in json.load(open(sys.argv[1]))["results"]}
 bad = []
@@ -32,15 +34,20 @@ for name in sys.argv[2].split(","):
         bad.append("%s: no row" % name)
     elif r["status"] != "ok" or r.get("mismatches", 1) != 0:
         bad.append("%s: %s %s" % (name, r["status"], r.get("reason", "")))
+    elif ("emulated" in r.get("warnings", [])) != (sys.argv[3] == "yes"):
+        bad.append("%s: warnings %s (emulated: %s)" % (name, r.get("warnings"), sys.argv[3]))
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)
 PY
 done
-# where the device lacks nvidia-mma, the run says its times are not tensor-core times
-if grep -q "nvidia-mma" <("$BIN" devices 2>&1); then :; else
+# where the device lacks nvidia-mma, the run says its times are not tensor-core times: once at the start, and
+# under the table as the rows' warning (each row's JSON names it: above)
+if [ "$emu" = yes ]; then
     grep -q "CLGAUGE_EMULATE_MMA=1: the nvidia-mma rungs run an OpenCL C emulation" "$TESTTMP/mma_emu_exact.out" ||
         fail "no emulation warning in the run's output"
+    grep -q "^Warning: emulated tensor cores (CLGAUGE_EMULATE_MMA=1) on 6 of 6 rungs" "$TESTTMP/mma_emu_exact.out" ||
+        { cat "$TESTTMP/mma_emu_exact.out"; fail "no emulated-rows warning under the table"; }
 fi
 # The emulation sums in double: without fp64 (masked here) the variable is ignored, with one warning, and the
 # rungs are unsupported again.

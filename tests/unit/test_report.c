@@ -162,6 +162,7 @@ static void test_names(void **state)
     assert_string_equal(cg_warning_name(CG_WARN_HIGH_CV), "high_cv");
     assert_string_equal(cg_warning_name(CG_WARN_TOO_SHORT), "too_short");
     assert_string_equal(cg_warning_name(CG_WARN_OUTLIERS), "outliers");
+    assert_string_equal(cg_warning_name(CG_WARN_EMULATED), "emulated");
     assert_non_null(strstr(cg_warning_fix(CG_WARN_HIGH_CV), "check its clocks"));
     assert_null(strstr(cg_warning_fix(CG_WARN_HIGH_CV), "--runs")); /* more runs do not lower a CV */
     assert_null(strstr(cg_warning_fix(CG_WARN_OUTLIERS), "--runs"));
