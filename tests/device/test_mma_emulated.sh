@@ -58,13 +58,13 @@ grep -q "unsupported: device lacks nvidia-mma" "$TESTTMP/${test_name}_err.out" |
 
 # 2. Kernels broken on purpose fail under the emulation as on the GPU (exit 3, FAILED rows).
 wrong=$TESTTMP/mma_emu_wrong_scale
-make_wrong convolution.cl "$wrong" <<'PY'
+make_wrong convolution_mma.cl "$wrong" <<'PY'
 [("fma(small[m][nb][e], 0x1p-15f, acc[m][nb][e])", "fma(small[m][nb][e], 0x1p-14f, acc[m][nb][e])")]
 PY
 expect_wrong_each "the fp16 small products scaled back by 2^-14" convolution:f16x3-split -- "$BIN" run \
     convolution:f16x3-split --kernel-dir "$wrong" --size 67x45 --filter 7x13 --runs 1 --warmup 0
 wrong=$TESTTMP/mma_emu_wrong_ring
-make_wrong convolution.cl "$wrong" <<'PY'
+make_wrong convolution_mma.cl "$wrong" <<'PY'
 [("            if (nt == 0 && e == 0) { /* lane t's first row", "            if (0) { /* lane t's first row")]
 PY
 expect_wrong_each "a row's first product added to a stale slot" convolution:tf32x3-rows -- "$BIN" run \
@@ -87,7 +87,7 @@ if [ "$rc" -ne 0 ] || ! grep -q "by=16,ly=2  " "$out" || grep -q FAILED "$out"; 
     fail "tf32x3-rows with ly=2 under emulation: exit $rc, want 0 and the candidate ok"
 fi
 wrong=$TESTTMP/mma_emu_wrong_parts
-make_wrong convolution.cl "$wrong" <<'PY'
+make_wrong convolution_mma.cl "$wrong" <<'PY'
 [("for (int k = 0; k < LY - 1; k++)", "for (int k = 1; k < LY - 1; k++)")]
 PY
 out=$TESTTMP/mma_emu_ly_wrong.out

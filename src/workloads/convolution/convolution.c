@@ -52,15 +52,15 @@ enum {
 #define FILTER_BYTES       ((size_t)CONV_MAX_FILTER * CONV_MAX_FILTER * 4)
 #define TILE_BYTES(lx, ly)                                                                                   \
     ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
-/* The tensor-core kernel's local memory (conv_mma in convolution.cl): its input tile of BY LY + FH - 1 rows
- * of 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the filter
- * rows padded to 8 NC + 16 floats. */
+/* The tensor-core kernel's local memory (conv_mma in convolution_mma.cl): its input tile of BY LY + FH - 1
+ * rows of 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the
+ * filter rows padded to 8 NC + 16 floats. */
 #define MMA_NC(fw)     (((fw) + 14) / 8)
 #define MMA_TW(bx, fw) (8 * ((bx) / 8 + MMA_NC(fw) - 1))
 #define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
 #define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
     ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
-/* conv_mma16's (its HQ, HP, HF in convolution.cl): a tile of BY LY + FH - 1 rows of 16 HQ columns at a
+/* conv_mma16's (its HQ, HP, HF in convolution_mma.cl): a tile of BY LY + FH - 1 rows of 16 HQ columns at a
  * pitch of 4 (mod 16) column pairs, and the filter's rows of 8 DMAX + 32 pairs, 8 bytes a pair; its tile
  * reads up to FW + 13 columns right of a block's first (the input's padding covers FW + 14). */
 #define MMA16_DMAX(fw)   (((fw) + 6) / 8)
@@ -69,8 +69,8 @@ enum {
 #define MMA16_BYTES(bx, by, ly, fw, fh)                                                                      \
     ((size_t)(((by) * (ly) + (fh)-1) * MMA16_HP(bx, fw) + (fh) * (8 * MMA16_DMAX(fw) + 32)) * 8)
 #define READ_PAST(fw) ((size_t)(fw) + 14)
-/* conv_mma_rows (its NTW, PB in convolution.cl): a warp's 16 output columns from x0 read input columns up to
- * x0 + 14 + 8 ceil(FW / 8); ly warps split the ceil(FH / 8) tiles of filter rows, ROWS_NTW each, and the
+/* conv_mma_rows (its NTW, PB in convolution_mma.cl): a warp's 16 output columns from x0 read input columns up
+ * to x0 + 14 + 8 ceil(FW / 8); ly warps split the ceil(FH / 8) tiles of filter rows, ROWS_NTW each, and the
  * warps before the last keep their parts of PB rows of 16 floats in local memory. */
 #define ROWS_READ(fw)      (15 + 8 * (((fw) + 7) / 8))
 #define ROWS_NTW(fh, ly)   ((((fh) + 7) / 8 + (ly)-1) / (ly))
@@ -677,6 +677,13 @@ out:
     return st;
 }
 
+/* The tensor-core kernels are in convolution_mma.cl, the others in convolution.cl. */
+static const char *conv_rung_cl_file(const cg_rung *r)
+{
+    return (r->p[P_FLAGS] & F_MMA) ? "convolution_mma.cl" : NULL;
+}
+static const char *const conv_more_cl_files[] = {"convolution_mma.cl", NULL};
+
 const cg_workload cg_workload_convolution = {
     .name = "convolution",
     .summary = "general 2D float filter, 1..32 taps each way: naive, unrolled, -D, float4, constant, local, "
@@ -684,6 +691,8 @@ const cg_workload cg_workload_convolution = {
     .size_help = "output WxH (8192x8192) or N for NxN; default 8192^2 on GPUs, 512^2 elsewhere; the input is "
                  "(W+FW-1)x(H+FH-1)",
     .cl_file = "convolution.cl",
+    .rung_cl_file = conv_rung_cl_file,
+    .more_cl_files = conv_more_cl_files,
     .takes_images_io = false,
     .wopts = wopts,
     .n_wopts = sizeof wopts / sizeof wopts[0],
