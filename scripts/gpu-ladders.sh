@@ -174,6 +174,20 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/f16-mutants.md" \
       >"$out/f16-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  conv-order) # f16x3-order (a chunk's three products issued in three passes over the column blocks) beside
+    # f16x3-halves, tf32x3 and best: verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and
+    # 32x32 with own values, its searches, the tuned runs; then its inline-PTX mutant and the fp16 kernel's
+    C=convolution:best,convolution:tf32x3,convolution:f16x3-halves,convolution:f16x3-order
+    run order-exact $C --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
+      run order-random $C --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
+      run order-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} --no-tuned
+    for f in 17 32; do tune_run tune-f16x3-order-$f 90 convolution:f16x3-order --filter $f --size 8192 --runs 3; done
+    run order-tuned $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
+    ids=$(awk '/^id: conv-(f16|order)/ {print $2}' tests/mutation/convolution.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 150 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/order-mutants.md" \
+      >"$out/order-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   conv-rows-tune) # the searches of tf32x3-rows (strip rows x warps splitting the filter rows) and tf32x3 at
     # session 16's winner (64 x 16 outputs a warp, 4 warps), at 32x32 then 17x17
     for f in 32 17; do

@@ -6,9 +6,10 @@
 # with --check random and exact; deliberately wrong kernels (an unwritten output, a dropped tap in the
 # register-blocked kernel, a lost float4 lane; one tap of a 32x32 filter off by 0.1% under --check exact)
 # caught with exit 3; and the bad filters and sizes with exit 1. The tensor-core rungs (tf32, tf32x3,
-# tf32x3-rows, f16x3, f16x3-split, f16x3-halves) must be in every sweep, unsupported with "nvidia-mma" in the reason where the device lacks it (their kernels are
-# checked on NVIDIA: scripts/gpu-ladders.sh conv-mma, conv-rows, conv-f16, and the caught-ptx mutants; and on
-# PoCL through their OpenCL C emulation: test_mma_emulated.sh).
+# tf32x3-rows, f16x3, f16x3-split, f16x3-halves, f16x3-order) must be in every sweep, unsupported with
+# "nvidia-mma" in the reason where the device lacks it (their kernels are checked on NVIDIA:
+# scripts/gpu-ladders.sh conv-mma, conv-rows, conv-f16, conv-order, and the caught-ptx mutants; and on PoCL
+# through their OpenCL C emulation: test_mma_emulated.sh).
 # Usage: bash test_convolution.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -20,8 +21,8 @@ rep = json.load(open(sys.argv[1]))
 size, variants = sys.argv[2], sys.argv[3:]
 want = ("naive", "global-filter", "unroll4", "unroll4-if", "define", "define-unroll4-if", "float4", "float4-if",
         "define-float4", "define-float4-if", "unroll-full", "vec4-pad", "local", "regblock", "slide", "slide4x4", "best",
-        "tf32", "tf32x3", "tf32x3-rows", "f16x3", "f16x3-split", "f16x3-halves")
-mma = ("tf32", "tf32x3", "tf32x3-rows", "f16x3", "f16x3-split", "f16x3-halves")  # tensor cores: unsupported where the device lacks nvidia-mma (PoCL), with that reason
+        "tf32", "tf32x3", "tf32x3-rows", "f16x3", "f16x3-split", "f16x3-halves", "f16x3-order")
+mma = ("tf32", "tf32x3", "tf32x3-rows", "f16x3", "f16x3-split", "f16x3-halves", "f16x3-order")  # tensor cores: unsupported where the device lacks nvidia-mma (PoCL), with that reason
 rows = [r for r in rep["results"] if r["workload"] == "convolution"]
 bad = []
 for v in variants:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Device test of convolution's tensor-core rungs (tf32, tf32x3, tf32x3-rows, f16x3, f16x3-split, f16x3-halves) on
-# a device without nvidia-mma (PoCL in CI), through CLGAUGE_EMULATE_MMA=1: their kernels built with
+# Device test of convolution's tensor-core rungs (tf32, tf32x3, tf32x3-rows, f16x3, f16x3-split, f16x3-halves,
+# f16x3-order) on a device without nvidia-mma (PoCL in CI), through CLGAUGE_EMULATE_MMA=1: their kernels built with
 # -DEMULATE_MMA, an OpenCL C stand-in for the inline PTX (mma.sync, shfl.sync, the fp16 and TF32 conversions:
 # docs/workloads/convolution.md, "Checked without an NVIDIA GPU"). Every rung at an odd size (67x45: no multiple
 # of any block) with a filter whose sides are not multiples of 8 (7x13), with --check exact and with random
@@ -15,7 +15,7 @@ export CLGAUGE_EMULATE_MMA=1
 # Emulated here unless the device has nvidia-mma (then the rungs run on its tensor cores).
 if "$BIN" devices 2>&1 | grep -q "nvidia-mma"; then emu=no; else emu=yes; fi
 R=convolution:tf32,convolution:tf32x3,convolution:tf32x3-rows,convolution:f16x3,convolution:f16x3-split
-R=$R,convolution:f16x3-halves
+R=$R,convolution:f16x3-halves,convolution:f16x3-order
 
 # 1. Every tensor-core rung runs and passes both checks.
 for check in exact random; do

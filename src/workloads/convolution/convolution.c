@@ -33,7 +33,8 @@ enum {
 /* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
  * or the 3xTF32 split (MMA3), the tensor-core product of each input row with the dense filter (ROWS:
  * conv_mma_rows), the split's pieces in fp16 (F16: conv_mma16), split once into local memory (SPLIT), the
- * 16-tap chunks with a half of zeros as 8-tap products (HALVES). */
+ * 16-tap chunks with a half of zeros as 8-tap products (HALVES), a chunk's three products issued in three
+ * passes over the column blocks (ORDER). */
 enum {
     F_DEFINE = 1,
     F_PAD4 = 2,
@@ -42,7 +43,8 @@ enum {
     F_ROWS = 16,
     F_F16 = 32,
     F_SPLIT = 64,
-    F_HALVES = 128
+    F_HALVES = 128,
+    F_ORDER = 256
 };
 #define F_MMA (F_MMA1 | F_MMA3)
 
@@ -129,6 +131,8 @@ static const cg_rung rungs[] = {
      "conv_mma16", NULL, CG_FEAT_NV_MMA, MMA16_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3 | F_F16 | F_SPLIT}},
     {"f16x3-halves", "vs f16x3-split: a 16-tap chunk whose first or last 8 rows of the Toeplitz block hold no tap is an 8-tap product (m16n8k8), not a 16-tap one",
      "conv_mma16", NULL, CG_FEAT_NV_MMA, MMA16_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3 | F_F16 | F_SPLIT | F_HALVES}},
+    {"f16x3-order", "vs f16x3-halves: a chunk's three products issued in three passes over the column blocks, so none waits on the product just before it into the same accumulator",
+     "conv_mma16", NULL, CG_FEAT_NV_MMA, MMA16_BYTES(32, 32, 2, 32, 32), {32, 32, 32, 2, F_DEFINE | F_MMA3 | F_F16 | F_SPLIT | F_HALVES | F_ORDER}},
 };
 /* The tuning space of the register-blocked rungs (core/tune.h): the block of outputs per work-item and the
  * work-group, which conv_block fixes with reqd_work_group_size (no NULL). It holds each rung's own values
@@ -139,7 +143,7 @@ static const cg_tspace spaces[] = {
       {"by", P_BY, CG_TR_OTHER, 3, {1, 4, 8}},
       {"lx", P_LX, CG_TR_WG_X, 3, {8, 16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {4, 8, 16}}}},
-    {"tf32,tf32x3,f16x3,f16x3-split,f16x3-halves", 3,
+    {"tf32,tf32x3,f16x3,f16x3-split,f16x3-halves,f16x3-order", 3,
      {{"bx", P_BX, CG_TR_OTHER, 3, {16, 32, 64}},
       {"by", P_BY, CG_TR_OTHER, 2, {16, 32}},
       {"ly", P_LY, CG_TR_WG_Y, 3, {1, 2, 4}}}},
@@ -483,7 +487,9 @@ static void conv_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_SPLIT))
         n += snprintf(buf + n, len - (size_t)n, " -DPRESPLIT=1");
     if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_HALVES))
-        snprintf(buf + n, len - (size_t)n, " -DHALVES=1");
+        n += snprintf(buf + n, len - (size_t)n, " -DHALVES=1");
+    if (n > 0 && (size_t)n < len && (r->p[P_FLAGS] & F_ORDER))
+        snprintf(buf + n, len - (size_t)n, " -DORDER=1");
 }
 
 static void conv_release(void *rs)

@@ -1,10 +1,11 @@
 /* The convolution ladder's tensor-core kernels (convolution.cl has the others): conv_mma (tf32, tf32x3),
- * conv_mma16 (f16x3, f16x3-split, f16x3-halves) and conv_mma_rows (tf32x3-rows), through inline PTX on NVIDIA
- * (sm_80 and later), or with EMULATE_MMA through an OpenCL C stand-in for it (a test of their logic). The
+ * conv_mma16 (f16x3, f16x3-split, f16x3-halves, f16x3-order) and conv_mma_rows (tf32x3-rows), through inline
+ * PTX on NVIDIA (sm_80 and later), or with EMULATE_MMA through an OpenCL C stand-in for it (a test of their logic). The
  * layout is convolution.cl's: out[y][x] = sum over j < FH, i < FW of in[y + j][x + i] * f[j][i], the input
  * pitched (ip floats a row, zeros past the valid region). Build options: FW, FH (the filter size), LY (warps a
  * group; LX is 32), BX, BY (a warp's outputs; conv_mma_rows: 16 columns, a strip of BY rows), MMA (1: TF32
- * products; 3: the 3xTF32 split), and ROWS, F16, PRESPLIT, HALVES, EMULATE_MMA as described where used. */
+ * products; 3: the 3xTF32 split), and ROWS, F16, PRESPLIT, HALVES, ORDER, EMULATE_MMA as described where
+ * used. */
 
 /* convolution.cl's kernel arguments (the host sets the same for every rung); the filter is in global memory */
 #define CONV_ARGS                                                                                            \
@@ -160,6 +161,18 @@ float tf32(float x)
 #define HF   (8 * DMAX + 32)                    /* filter pairs a row: offsets -16 .. 8 DMAX + 15 */
 #define SCALE_IN 0x1p10f
 #define SCALE_LO 0x1p15f
+/* ORDER: a chunk's three products are issued in three passes over the column blocks (every block's al bh,
+ * then every ah bh, then every ah bl), so a product does not wait on the one issued just before it into the
+ * same accumulator; each accumulator still takes its products in the same order. Without it, one pass. */
+#ifdef ORDER
+#define NPASS  3
+#define P_HH   1 /* the pass of ah bh (into acc) */
+#define P_HL   2 /* the pass of ah bl (into small, after al bh) */
+#else
+#define NPASS  1
+#define P_HH   0
+#define P_HL   0
+#endif
 
 /* lo and hi (columns 2c and 2c + 1) as one f16x2 word, rounded to nearest. */
 uint pack_f16(float lo, float hi)
@@ -251,6 +264,8 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_A
                 uint2 x2 = PAIR_USE(r0[8 * q + 4]), x3 = PAIR_USE(r8[8 * q + 4]);
                 uint ah[4] = {x0.x, x1.x, x2.x, x3.x}, al[4] = {x0.y, x1.y, x2.y, x3.y};
 #pragma unroll
+                for (int p = 0; p < NPASS; p++)
+#pragma unroll
                 for (int nb = 0; nb < NB; nb++) {
                     int d = 2 * q - nb;
                     if (d < -1 || d > DMAX) continue;
@@ -261,15 +276,15 @@ __kernel __attribute__((reqd_work_group_size(32, LY, 1))) void conv_mma16(CONV_A
                     if (d < 0 || 8 * d > FW - 2) {
                         int hf = d < 0; /* 1: the last 8 rows (A's columns 8..15: registers 2, 3) */
                         uint a_h[2] = {ah[2 * hf], ah[2 * hf + 1]}, a_l[2] = {al[2 * hf], al[2 * hf + 1]};
-                        MMA_F16_K8(small[m][nb], a_l, bh[hf]);
-                        MMA_F16_K8(small[m][nb], a_h, bl[hf]);
-                        MMA_F16_K8(acc[m][nb], a_h, bh[hf]);
+                        if (p == 0) MMA_F16_K8(small[m][nb], a_l, bh[hf]);
+                        if (p == P_HL) MMA_F16_K8(small[m][nb], a_h, bl[hf]);
+                        if (p == P_HH) MMA_F16_K8(acc[m][nb], a_h, bh[hf]);
                         continue;
                     }
 #endif
-                    MMA_F16(small[m][nb], al, bh);
-                    MMA_F16(small[m][nb], ah, bl);
-                    MMA_F16(acc[m][nb], ah, bh);
+                    if (p == 0) MMA_F16(small[m][nb], al, bh);
+                    if (p == P_HL) MMA_F16(small[m][nb], ah, bl);
+                    if (p == P_HH) MMA_F16(acc[m][nb], ah, bh);
                 }
             }
         }
