@@ -252,6 +252,28 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run h21-u8-random $H --no-tuned --pattern random --runs 20 &&
       run h21-u8-allequal $H --no-tuned --pattern allequal --runs 20 &&
       run h21-u32-random $H --no-tuned --pixel u32 --pattern random --runs 20 ;;
+  hist-nc) # issue 21: nc-loads (the uint4 loads as ld.global.nc.L1::no_allocate) beside self-zero: verified at
+    # odd sizes (u8 random and all-equal, u32), 2^28 bytes with own values, its searches (random, all-equal),
+    # the tuned runs, its inline-PTX mutant
+    H=histogram:self-zero,histogram:nc-loads
+    run nc-odd $H --size 17,65551,1000003 --runs 2 &&
+      run nc-odd-eq $H --size 1000003 --pattern allequal --runs 2 &&
+      run nc-odd-u32 $H --size 1000003 --pixel u32 --runs 2 &&
+      run nc-u8-random $H --no-tuned --pattern random --runs 20 &&
+      run nc-u8-allequal $H --no-tuned --pattern allequal --runs 20 &&
+      run nc-u32-random $H --no-tuned --pixel u32 --pattern random --runs 20
+    tune_run tune-nc-random 75 histogram:nc-loads --pattern random --runs 10
+    tune_run tune-nc-allequal 75 histogram:nc-loads --pattern allequal --runs 10
+    run nc-tuned-random $H --pattern random --runs 20 && run nc-tuned-allequal $H --pattern allequal --runs 20
+    echo "\$ scripts/mutation.sh --only hist-nc-offset --device gpu" >>"$out/commands.txt"
+    timeout 60 scripts/mutation.sh --only hist-nc-offset --clgauge "$cg" --device gpu --md "$out/nc-mutant.md" \
+      >"$out/nc-mutant.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
+  conv-order-peers) # f16x3-order's tuned shapes (session 20's searches) at 17x17 and 32x32 beside best and
+    # f16x3-halves at theirs, for a run with the convolution peers after it in the same job
+    tune_run order-17 40 convolution:f16x3-order --filter 17 --size 8192 --space 'bx=64;by=16;ly=4' --runs 3
+    tune_run order-32 40 convolution:f16x3-order --filter 32 --size 8192 --space 'bx=32;by=16;ly=4' --runs 3
+    run order-peers-run convolution:best,convolution:f16x3-order --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} ;;
   cloth-tiles) # issue 17: the temporal-tile Jacobi rungs against jacobi and best, 10 and 20 iterations
     run cloth-tiles cloth:jacobi,cloth:best,cloth:jacobi-local,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 &&
       run cloth-tiles-k20 cloth:merged,cloth:best,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 --iterations 20 ;;

@@ -86,6 +86,8 @@ static const cg_rung rungs[] = {
      "hist_vec", "-DCHUNKED", 0, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
     {"nv-match", "vs self-zero: warp-aggregated local updates: lanes with one bin (inline-PTX match.any.sync) elect one that adds their count",
      "hist_vec", "-DNV_MATCH", CG_FEAT_NV_PTX, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
+    {"nc-loads", "vs self-zero: the uint4 loads take the read-only path and leave no line in L1 (inline-PTX ld.global.nc.L1::no_allocate)",
+     "hist_vec", "-DNV_NC", CG_FEAT_NV_PTX, LB(32), {512, 32, 2, 4, MERGE_LAST_ACC}},
     {"cpu-private", "vs best, the CPU's layout: a group is one work-item counting its own chunk into 4 private copies of the bins, no atomics until its 256 adds",
      "hist_private", NULL, 0, 0, {1, 4, 1, 4, MERGE_ATOMIC}},
 };
@@ -95,7 +97,9 @@ static const cg_rung rungs[] = {
  * be one; copies need not, but only lane-aligned counts are worth a run) and each rung's own among them; no
  * wg 0 (NULL local size): every kernel has reqd_work_group_size(WG). Copies above the work-group size are
  * refused (hist_unsupported); 64 copies (64 KiB) fit few GPUs' local memory. At most 60 candidates. The
- * one-launch rungs' space adds grid 2 (on an H100 the groups best's 512-wide kernel holds at once: one wave). */
+ * one-launch rungs' space adds grid 2 (on an H100 the groups best's 512-wide kernel holds at once: one wave).
+ * nc-loads' own space reaches 8 loads in flight and grid 1 (session 20's H200 searches of its kernel preferred
+ * 1024-wide groups with 8 loads, 1 or 2 groups a compute unit): 36 candidates. */
 static const cg_tspace spaces[] = {
     {"local,local-copies32,local-spread", 3,
      {{"wg", P_WG, CG_TR_WG_X, 6, {32, 64, 128, 256, 512, 1024}},
@@ -111,6 +115,11 @@ static const cg_tspace spaces[] = {
       {"copies", P_COPIES, CG_TR_OTHER, 2, {1, 32}},
       {"loads", P_LOADS, CG_TR_OTHER, 3, {1, 2, 4}},
       {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {2, 4, 6}}}},
+    {"nc-loads", 4,
+     {{"wg", P_WG, CG_TR_WG_X, 2, {512, 1024}},
+      {"copies", P_COPIES, CG_TR_OTHER, 2, {1, 32}},
+      {"loads", P_LOADS, CG_TR_OTHER, 3, {2, 4, 8}},
+      {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 3, {1, 2, 4}}}},
     {"cpu-private", 2,
      {{"copies", P_COPIES, CG_TR_OTHER, 4, {1, 2, 4, 8}},
       {"grid", P_GRID, CG_TR_GROUPS_PER_CU, 4, {1, 2, 4, 8}}}},

@@ -20,6 +20,8 @@
  *   CHUNKED     hist_vec: each group walks its own contiguous chunk of the uint4s, not the grid-wide stride
  *   NV_MATCH    NVIDIA only: warp-aggregated local updates, lanes with one bin (PTX match.any.sync) elect one
  *               that adds their count
+ *   NV_NC       NVIDIA only: hist_vec's uint4 loads as PTX ld.global.nc.L1::no_allocate (the read-only path, no
+ *               L1 line kept for data read once)
  *
  * hist_global covers the input with one work-item per pixel. The other kernels run a fixed grid that strides
  * over the whole input. Loads past n are guarded everywhere; the last n % PPV pixels of the uint4 kernels are
@@ -295,6 +297,22 @@ void chunk_range(uint *i, uint *end, uint *stride, uint nv)
 }
 #endif
 
+#ifdef NV_NC
+/* The read-only (non-coherent) load, no L1 allocation: the input is read once and never written during the
+ * launch, so the L1's lines would only hold data no one reads again. */
+uint4 load_nc(__global const uint4 *p)
+{
+    uint4 v;
+    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p));
+    return v;
+}
+#define LOAD4(p) load_nc(p)
+#else
+#define LOAD4(p) (*(p))
+#endif
+
 /* uint4 loads (LOADS of them in flight per step), each pixel counted from registers: with LOADS = 1 and
  * MERGE_ROWS the seed's histogramLocal (COPIES = 1) and histogramKernel (COPIES = NBANKS). The last n % PPV
  * pixels are counted one per work-item of the first groups. */
@@ -314,12 +332,12 @@ __kernel REQD_WG void hist_vec(__global const uint4 *in, __global uint *out, uin
     for (; i + (LOADS - 1) * stride < end; i += LOADS * stride) {
         uint4 v[LOADS];
         for (uint k = 0; k < LOADS; k++)
-            v[k] = in[i + k * stride];
+            v[k] = LOAD4(in + i + k * stride);
         for (uint k = 0; k < LOADS; k++)
             count_vec(h, copy, v[k]);
     }
     for (; i < end; i += stride)
-        count_vec(h, copy, in[i]);
+        count_vec(h, copy, LOAD4(in + i));
     uint t = nv * PPV + get_global_id(0);
     if (t < n) COUNT(h, copy, ((__global const pixel *)in)[t]);
     local_merge(h, out);
