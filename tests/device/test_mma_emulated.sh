@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Device test of convolution's tensor-core rungs (tf32, tf32x3, tf32x3-rows, f16x3, f16x3-split, f16x3-halves,
-# f16x3-order) on a device without nvidia-mma (PoCL in CI), through CLGAUGE_EMULATE_MMA=1: their kernels built with
-# -DEMULATE_MMA, an OpenCL C stand-in for the inline PTX (mma.sync, shfl.sync, the fp16 and TF32 conversions:
-# docs/workloads/convolution.md, "Checked without an NVIDIA GPU"). Every rung at an odd size (67x45: no multiple
-# of any block) with a filter whose sides are not multiples of 8 (7x13), with --check exact and with random
-# data, must run (not be unsupported) and pass; kernels broken on purpose must fail: the fp16 kernel's small
-# products scaled back by 2^-14 (random data: exact data have no lo pieces) and the row-product kernel's first
-# product of a row added to a stale ring slot (exact); and the row-product kernel's split over 2 warps (a tuning
-# candidate), right and with a warp's part skipped. On a device with nvidia-mma the variable changes nothing
-# and the same checks run on the tensor cores. Slow on PoCL (each kernel's barriers): about 2 minutes.
+# f16x3-order) and blur's f16x3-sep on a device without nvidia-mma (PoCL in CI), through CLGAUGE_EMULATE_MMA=1:
+# their kernels built with -DEMULATE_MMA, an OpenCL C stand-in for the inline PTX (mma.sync, shfl.sync, the fp16
+# and TF32 conversions: docs/workloads/convolution.md, "Checked without an NVIDIA GPU"). Every convolution rung
+# at an odd size (67x45: no multiple of any block) with a filter whose sides are not multiples of 8 (7x13), with
+# --check exact and with random data, must run (not be unsupported) and pass; kernels broken on purpose must
+# fail: the fp16 kernel's small products scaled back by 2^-14 (random data: exact data have no lo pieces) and
+# the row-product kernel's first product of a row added to a stale ring slot (exact); and the row-product
+# kernel's split over 2 warps (a tuning candidate), right and with a warp's part skipped. Blur's rung at 37x37,
+# sigma 5, random and exact, its own values and a candidate of several groups and strips, and its taps one
+# place off (section 4, normal pass only). On a device with nvidia-mma the variable changes nothing and the same
+# checks run on the tensor cores. Slow on PoCL (each kernel's barriers): about 3 minutes.
 # Usage: bash test_mma_emulated.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 export CLGAUGE_EMULATE_MMA=1
@@ -96,6 +98,35 @@ rc=$?
 if [ "$rc" -ne 3 ] || ! grep -q "by=16,ly=2 .*FAILED" "$out"; then
     cat "$out"
     fail "tf32x3-rows with ly=2, warp 0's part skipped: exit $rc, want 3 and the candidate FAILED"
+fi
+
+# 4. blur's f16x3-sep (both passes on tensor cores, H in registers between them) at sigma 5, random and exact:
+# own values (4 warps a group, 128-row strips: one group, one strip) and a candidate of 2 warps and 16-row
+# strips (2 groups across, 3 strips down, the last of 5 rows); then its taps one place off, caught.
+if ! sanitizer_pass; then # the emulated builds are slow on PoCL; the host paths are the other rungs'
+    for check in random exact; do
+        out=$TESTTMP/mma_emu_blur_$check.out
+        "$BIN" run blur:f16x3-sep --size 37x37 --sigma 5 --check "$check" --runs 1 --warmup 0 >"$out" 2>&1
+        rc=$?
+        if [ "$rc" -ne 0 ] || ! grep -q "^blur:f16x3-sep  *OK" "$out"; then
+            cat "$out"
+            fail "blur:f16x3-sep under emulation, --check $check: exit $rc, want 0 and the row OK"
+        fi
+    done
+    out=$TESTTMP/mma_emu_blur_tune.out
+    "$BIN" tune blur:f16x3-sep --size 37x37 --sigma 5 --check exact --space 'ly=2;py=16' --runs 1 \
+        --cache-dir "$TESTTMP/mma_emu_cache" >"$out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q "ly=2,py=16  " "$out" || grep -q FAILED "$out"; then
+        cat "$out"
+        fail "blur:f16x3-sep with ly=2, py=16 under emulation: exit $rc, want 0 and the candidate ok"
+    fi
+    wrong=$TESTTMP/mma_emu_wrong_blur
+    make_wrong blur_mma.cl "$wrong" <<'PY'
+[("- (g + 8 * (q & 1)) - KOFF + R;", "- (g + 8 * (q & 1)) - KOFF + R + 1;")]
+PY
+    expect_wrong_each "blur's taps one place off" blur:f16x3-sep -- "$BIN" run blur:f16x3-sep --kernel-dir "$wrong" \
+        --size 37x37 --sigma 5 --check exact --runs 1 --warmup 0
 fi
 
 finish

@@ -64,6 +64,8 @@ static const cg_rung rungs[] = {
      "blur_cpu_ring", "-DCPUR -DSUMS", 0, 0, {A_CPU, 1, 1, 256}},
     {"cpu-ring", "vs cpu-sums: a ring of the last filtered rows in L1, each output one dot product: no running sums",
      "blur_cpu_ring", "-DCPUR", 0, 0, {A_CPU, 1, 1, 256}},
+    {"f16x3-sep", "vs fused-ring: both passes as Toeplitz products on tensor cores (mma.sync m16n8k16, the f16x3 split: fp32 accuracy), H kept in registers between them",
+     "blur_mma", NULL, CG_FEAT_NV_MMA, 0, {A_MMA, 4, 0, 128, 0}},
     {"rgV-blocks", "half: rgV, columns cut into 32-row blocks + a carry fix-up: h/32 times the work-items",
      "blur_rgb_cols_carry", NULL, 0, 0, {A_RGB_V, 64, 1, 1, BLUR_BLK}},
     {"rgH-blocks", "half: rgH, rows cut into 32-pixel blocks + a carry fix-up: w/32 times the work-items",
@@ -93,6 +95,9 @@ static const cg_tspace spaces[] = {
       {"cx", P_WGY, CG_TR_OTHER, 5, {0, 1, 2, 4, 8}},
       {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
+    {"f16x3-sep", 2,
+     {{"ly", P_WGX, CG_TR_WG_Y, 4, {1, 2, 4, 8}},
+      {"py", P_PY, CG_TR_OTHER, 4, {64, 128, 256, 512}}}},
     {"cpu-sums,cpu-ring", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {1, 4, 16, 64}},
       {"py", P_PY, CG_TR_OTHER, 4, {64, 128, 256, 512}}}},
@@ -125,6 +130,7 @@ static const struct {
     [A_FUSED] = {REF_CONV, -1},
     [A_RING] = {REF_CONV, -1},
     [A_CPU] = {REF_CONV, -1},
+    [A_MMA] = {REF_CONV, -1},
     [A_RGB_V] = {REF_RG_V, REF_GAUSS_V},
     [A_RGB_H] = {REF_RG_H, REF_GAUSS_H},
     [A_RGB] = {REF_RG, REF_GAUSS},
@@ -362,9 +368,10 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
         [A_RGB_V] = 14, [A_RGB_H] = 14,   [A_RGB] = 28,    [A_DR_H] = 33,  [A_DR_V] = 33,
         [A_DR] = 66,    [A_DR_VT16] = 66, [A_RG_VT16] = 28};
     int a = r->p[P_ALGO];
-    double f = a == A_CONV2D                                                                   ? 2 * t * t
-               : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED || a == A_RING || a == A_CPU) ? 4 * t
-                                                                                               : rec[a];
+    double f = a == A_CONV2D ? 2 * t * t
+               : (a == A_SEP || a == A_SEP_LOCAL || a == A_FUSED || a == A_RING || a == A_CPU || a == A_MMA)
+                   ? 4 * t
+                   : rec[a];
     bool half = a == A_RG_H || a == A_RG_V || a == A_RGB_H || a == A_RGB_V || a == A_DR_H || a == A_DR_V;
     m->bytes = px * 8.0;
     m->flops = px * f;
@@ -386,6 +393,8 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
+    if (r->p[P_ALGO] == A_MMA && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " -DLY=%d", r->p[P_WGX]);
     if (cg_rung_has_option(r, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
         for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
             n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);
@@ -398,7 +407,7 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
  * shorter than the carries were sized for or longer than 256 (BLK floats of private memory per work-item). */
 static bool blur_unsupported(const void *state, const cg_rung *r, char *why, size_t len)
 {
-    (void)state;
+    const blur_state *s = state;
     int a = r->p[P_ALGO], wx = r->p[P_WGX], wy = r->p[P_WGY], py = r->p[P_PY], blk = r->p[P_BLK];
     bool tiled = a == A_FUSED || a == A_SEP_LOCAL, blocks = a == A_RGB_V || a == A_RGB_H || a == A_RGB;
     if (tiled && (wx < 1 || wy < 1))
@@ -426,6 +435,15 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
     else if (cg_rung_has_option(r, "-DTILES") && (wx < 32 || wx > 1024 || wx % 32))
         snprintf(why, len,
                  "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)", wx);
+    else if (a == A_MMA && s->r > BLUR_MMA_MAX_R)
+        snprintf(why, len,
+                 "radius %d (sigma %g): the tensor-core rung takes radii up to %d (sigma %d); its taps' and "
+                 "ring's fragments would spill past that",
+                 s->r, s->sigma, BLUR_MMA_MAX_R, BLUR_MMA_MAX_R / 3);
+    else if (a == A_MMA && (wx < 1 || wx > 8))
+        snprintf(why, len, "ly=%d: 1 to 8 warps a group", wx);
+    else if (a == A_MMA && (py < 16 || py > 65536 || py % 16))
+        snprintf(why, len, "py=%d: a multiple of 16 output rows a warp walks, up to 65536", py);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())
@@ -451,13 +469,26 @@ static uint8_t to_grey(float v)
     return (uint8_t)lrintf((v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v) * 255.0f);
 }
 
+/* f16x3-sep's bound relative to the output, for radius r (inputs and taps are never negative). Each pass as
+ * convolution's mma_bound counts an f16x3 product (docs/workloads/convolution.md, section 14): the split's
+ * 32u (lo x lo dropped below 2^-20, each lo rounded to 2^-21 of its value), 2u for the small products'
+ * rounding and the final fma, and 8u for each m16n8k16 (16 products into the running sum: two of the 4u
+ * 8-product steps), NCH = 1 + 2 ceil(r / 16) of them an output. The column pass filters the row pass's H,
+ * which is within b of the true one: b + b (1 + b) in all; u more for the float reference. */
+static double blur_mma_bound(int r)
+{
+    double u = CG_FLOAT_U, b = 34.0 * u + 8.0 * u * (1.0 + 2.0 * ((r + 15) / 16));
+    return b + b * (1.0 + b) + u;
+}
+
 /* Against the same algorithm on the host, computed in double, within an error bound (docs/workloads/blur.md):
  * the convolutions Higham's gamma_k times |output| (inputs and weights are never negative, so |output| is the
  * sum of |terms|) with k = 2T+1 for two passes of T taps, T^2+2 for the 2D rung (whose weights float(g[j]
  * g[i]) add one rounding), the +1 for rounding the reference to float; zero under --check exact. The
  * recursive rungs get blur_bound.c's bound, the block ones blur_bound_blk.c's, the Deriche ones
- * blur_bound_dr.c's. A recursive rung must also be within BLUR_TOL_TRUTH (Deriche's: BLUR_TOL_TRUTH_DR) x
- * (largest input) of the sampled Gaussian it approximates at every pixel, borders included. */
+ * blur_bound_dr.c's, f16x3-sep blur_mma_bound's. A recursive rung must also be within BLUR_TOL_TRUTH
+ * (Deriche's: BLUR_TOL_TRUTH_DR) x (largest input) of the sampled Gaussian it approximates at every pixel,
+ * borders included. */
 static void check_rung(const blur_state *s, int a, cg_check *c)
 {
     double t = 2.0 * s->r + 1.0;
@@ -475,6 +506,9 @@ static void check_rung(const blur_state *s, int a, cg_check *c)
         cg_check_bound(c, s->got, want, NULL, s->n, CG_FLOAT_U, b);
     } else if (s->exact)
         cg_check_bound(c, s->got, want, NULL, s->n, 0.0, 0.0);
+    else if (a ==
+             A_MMA) /* the floor: lo pieces below fp16's normal range, within 2^-50 of a value, each pass */
+        cg_check_bound(c, s->got, want, NULL, s->n, blur_mma_bound(s->r), ldexp(1.0, -49) * (1.0 + t));
     else
         cg_check_bound(c, s->got, want, NULL, s->n, cg_gamma(a == A_CONV2D ? t * t + 2 : 2 * t + 1), 0.0);
 }
@@ -537,11 +571,13 @@ static const char *blur_rung_cl_file(const cg_rung *r)
     case A_DR:
     case A_DR_VT16:
         return "blur_rec.cl";
+    case A_MMA:
+        return "blur_mma.cl";
     default:
         return NULL;
     }
 }
-static const char *const blur_more_cl_files[] = {"blur_rec.cl", NULL};
+static const char *const blur_more_cl_files[] = {"blur_rec.cl", "blur_mma.cl", NULL};
 
 const cg_workload cg_workload_blur = {
     .name = "blur",

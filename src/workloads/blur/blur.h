@@ -43,7 +43,8 @@
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the
- * rows loaded into local memory at a time. */
+ * rows loaded into local memory at a time. f16x3-sep (A_MMA): P_WGX is its warps a group (-DLY), P_PY the
+ * output rows a warp walks (a multiple of 16). */
 enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
 enum {
     A_CONV2D,
@@ -65,6 +66,7 @@ enum {
     A_RG_VT16, /* recursive-vt with the guide's 16x16 skewed transposes (transposeLS) */
     A_RING,    /* fused with the column sums in registers (fused-ring) */
     A_CPU,     /* a CPU's layout: a ring of row-filtered rows in private memory, 8 columns a work-item */
+    A_MMA,     /* both passes as Toeplitz products on tensor cores, the f16x3 split (blur_mma.cl) */
     A_COUNT
 };
 /* Host references: the sampled Gaussian (both ways, rows only, columns only), the recursive one likewise,
@@ -131,6 +133,9 @@ int blur_rung_algo(const void *rs);
  * sums spill (the local rows then leave more of the L1 to the spilled sums). */
 int blur_ring_cx(const blur_state *s, const cg_rung *r);
 int blur_ring_blk(const blur_state *s, const cg_rung *r);
+/* f16x3-sep's largest radius: each of its 1 + 2 ceil(R / 16) chunks of 16 taps holds 16 registers a lane
+ * (the taps' A fragments and the ring's B fragments), which spill past 7 chunks. */
+#define BLUR_MMA_MAX_R 48
 /* fused-ring's strip rows: p[P_PY], or for 0 by device: 512 on a CPU (PoCL's search: 1.19x over 128 with
  * 4 columns a work-item, fewer halo rows for threads that each walk whole strips), 128 elsewhere. */
 int blur_ring_py(const blur_state *s, const cg_rung *r);

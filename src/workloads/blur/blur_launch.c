@@ -16,6 +16,7 @@ typedef enum {
     S_FUSED,
     S_RING,
     S_CPU,
+    S_MMA,
     S_LINE_H,
     S_LINE_W,
     S_TRANSPOSE,
@@ -59,6 +60,7 @@ static const step plans[A_COUNT][MAX_STEPS] = {
     [A_FUSED] = {{"blur_fused", B_IN, B_OUT, 0, S_FUSED, X_G}},
     [A_RING] = {{"blur_ring", B_IN, B_OUT, 0, S_RING, X_G}},
     [A_CPU] = {{"blur_cpu_ring", B_IN, B_OUT, 0, S_CPU, X_G}},
+    [A_MMA] = {{"blur_mma", B_IN, B_OUT, 0, S_MMA, X_G}},
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                  {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
@@ -139,6 +141,11 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
         l->local[1] = 1;
         l->global[0] = (w + cols - 1) / cols * wx;
         l->global[1] = (h + rows - 1) / rows;
+    } else if (sh == S_MMA) { /* a 32 x WGX group: WGX warps side by side, 16 columns and PY rows each */
+        l->local[0] = 32;
+        l->local[1] = wx;
+        l->global[0] = (w + 16 * wx - 1) / (16 * wx) * 32;
+        l->global[1] = (h + py - 1) / py * wx;
     } else if (sh == S_CPU) { /* a WGX x 1 group of work-items, each 8 columns of a PY-row strip */
         l->local[0] = wx;
         l->local[1] = 1;

@@ -1,0 +1,217 @@
+/* blur's tensor-core rung (f16x3-sep): both separable passes as Toeplitz matrix products on tensor cores,
+ * through inline PTX mma.sync m16n8k16 (fp16 inputs, fp32 accumulators, NVIDIA sm_80 and later), with
+ * convolution's f16x3 split (docs/workloads/convolution.md, section 14): each value is hi + lo in fp16 pieces
+ * and three products (hi hi, lo hi, hi lo) give fp32 accuracy. With EMULATE_MMA an OpenCL C stand-in replaces
+ * the PTX (a test of the index logic on devices without nvidia-mma). Clamp-to-edge borders, as blur.cl's.
+ * Build options: R (the radius: 2R+1 taps), LY (warps a group, side by side), PY (output rows a warp walks: a
+ * multiple of 16), EMULATE_MMA.
+ *
+ * A warp owns 16 output columns x0 .. x0 + 15 and walks PY output rows down, 16 at a time. With KOFF = 16
+ * ceil(R / 16) and NCH = 1 + 2 ceil(R / 16) chunks of 16, the taps form NCH Toeplitz blocks, the same for
+ * both passes: A_j[m][k] = g[16 j + k - m - KOFF + R] (zero outside 0 .. 2R). Output m of a block of 16 takes
+ * input k of chunk j, at offset 16 j + k - KOFF from the block's first.
+ * - Row pass: H^T = sum_j A_j In_j^T, m the 16 output columns, k the chunk's input columns, n 8 rows: one
+ *   product gives 16 columns x 8 rows of the row-filtered picture H, and a lane's accumulators hold H at
+ *   (column g, rows 2t, 2t + 1) and (column g + 8, rows 2t, 2t + 1).
+ * - Column pass: Out = sum_j A_j H_j, m 16 output rows, k 16 rows of H, n 8 columns. Its B fragment (rows
+ *   2t, 2t + 1 and 2t + 8, 2t + 9 of column g) is what a lane's row-pass accumulators of two 8-row halves
+ *   hold: H never leaves the registers. The warp keeps the NCH chunks of H that the next 16 output rows need
+ *   (a ring of B fragments) and computes one new chunk per step.
+ * The split (power-of-two scales, exact): values x 2^10, so any value from 2^-24 up has a normal hi; lo
+ * pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum by 2^-20. Holds for
+ * inputs below 1 or integers below 2^11 and taps of at most 1 (the workload's data), and for H, their
+ * weighted sums. Fragments (PTX ISA, m16n8k16 .f16; g = lane / 4, t = lane % 4): a0 (g, 2t..2t+1), a1 (g + 8,
+ * 2t..), a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t + 8.., g); d0 (g, 2t), d1 (g, 2t +
+ * 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
+
+#ifndef R
+#define R 15
+#endif
+#ifndef LY
+#define LY 4
+#endif
+#ifndef PY
+#define PY 128
+#endif
+#define T        (2 * R + 1)
+#define KOFF     (16 * ((R + 15) / 16))
+#define NCH      (1 + 2 * ((R + 15) / 16))
+#define SCALE_IN 0x1p10f
+#define SCALE_LO 0x1p15f
+
+#ifdef EMULATE_MMA
+/* Test mode (CLGAUGE_EMULATE_MMA=1 on a device without nvidia-mma): mma.sync and the fp16 conversion in
+ * OpenCL C. A warp is 32 work-items of a group (local id 0 the lane, 1 the warp); its lanes exchange
+ * fragments through local memory between two group barriers, which every call reaches with the whole group. A
+ * product's 16 terms (exact in double) are summed in double and added to the accumulator with one rounding.
+ */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define EMU_W     8 /* words a lane: A's 4, then B's 2 */
+#define EMU_DECL  __local uint emu[LY * 32 * EMU_W];
+#define EMU_PARAM , __local uint *emu
+#define EMU_ARG   , emu
+
+/* Element A[m][k] (is_b 0) or B[k][n] (is_b 1, row = k, col = n) of the warp's words w. */
+float emu_frag(__local const uint *w, bool is_b, int row, int col)
+{
+    int m = is_b ? col : row, k = is_b ? row : col;
+    int lane = (m & 7) * 4 + ((k & 7) >> 1), reg = is_b ? 4 + (k >> 3) : (m >> 3) + 2 * (k >> 3);
+    return vload_half(2 * (lane * EMU_W + reg) + (k & 1), (__local const half *)w);
+}
+
+void emu_mma(float *d, const uint *a, const uint *b, __local uint *emu)
+{
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
+    __local uint *w = emu + get_local_id(1) * 32 * EMU_W;
+    for (int r = 0; r < 4; r++)
+        w[lane * EMU_W + r] = a[r];
+    for (int r = 0; r < 2; r++)
+        w[lane * EMU_W + 4 + r] = b[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = 0; e < 4; e++) {
+        int m = g + 8 * (e >> 1), n = 2 * t + (e & 1);
+        double sum = 0.0;
+        for (int k = 0; k < 16; k++)
+            sum += (double)emu_frag(w, false, m, k) * (double)emu_frag(w, true, k, n);
+        d[e] = (float)((double)d[e] + sum);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#define MMA_F16(d, a, b) emu_mma(d, a, b, emu)
+#else
+#define EMU_DECL
+#define EMU_PARAM
+#define EMU_ARG
+#define MMA_F16(d, a, b)                                                                                     \
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "   \
+        "{%0, %1, %2, %3};"                                                                                  \
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                     \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#endif
+
+/* lo and hi (k and k + 1) as one f16x2 word, rounded to nearest. */
+uint pack_f16(float lo, float hi)
+{
+    uint r;
+#ifdef EMULATE_MMA
+    vstore_half_rte(lo, 0, (__private half *)&r);
+    vstore_half_rte(hi, 1, (__private half *)&r);
+#else
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+#endif
+    return r;
+}
+
+/* Two scaled values (x 2^10) as their fp16 pieces: *h the 11-bit truncations, *l the rests x 2^15. */
+void split2(float a0, float a1, uint *h, uint *l)
+{
+    float h0 = as_float(as_uint(a0) & 0xffffe000u), h1 = as_float(as_uint(a1) & 0xffffe000u);
+    *h = pack_f16(h0, h1);
+    *l = pack_f16((a0 - h0) * SCALE_LO, (a1 - h1) * SCALE_LO);
+}
+
+/* The three products of the split for two independent outputs, u and v (B fragments bh[u], bl[u] and
+ * bh[v], bl[v]): acc[] takes hi hi, small[] lo hi then hi lo. Interleaved so that no product waits on the one
+ * issued just before it (convolution's f16x3-order). */
+#define MMA3X2(acc, small, ah, al, bh, bl)                                                                   \
+    do {                                                                                                     \
+        MMA_F16(small[0], al, bh[0]);                                                                        \
+        MMA_F16(small[1], al, bh[1]);                                                                        \
+        MMA_F16(acc[0], ah, bh[0]);                                                                          \
+        MMA_F16(acc[1], ah, bh[1]);                                                                          \
+        MMA_F16(small[0], ah, bl[0]);                                                                        \
+        MMA_F16(small[1], ah, bl[1]);                                                                        \
+    } while (0)
+
+/* One chunk of H, rows yb .. yb + 15 (clamped to the picture) and the warp's 16 columns, as the column pass's
+ * B fragments: bh[c][i], bl[c][i] for column block c (columns 8c .. 8c + 7) and register i (rows 8i + 2t,
+ * 8i + 2t + 1), the values scaled by 2^10 and split. */
+__attribute__((always_inline)) void row_chunk(__global const float *in, int w, int h, int x0, int yb,
+                                              const uint ah[NCH][4], const uint al[NCH][4], uint bh[2][2],
+                                              uint bl[2][2] EMU_PARAM)
+{
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
+    __global const float *src[2]; /* the lane's row g of each 8-row half i */
+    float acc[2][4], small[2][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        src[i] = in + clamp(yb + 8 * i + g, 0, h - 1) * w;
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            acc[i][e] = small[i][e] = 0.0f;
+    }
+#pragma unroll
+    for (int j = 0; j < NCH; j++) {
+        int c = x0 - KOFF + 16 * j + 2 * t; /* the lane's input columns: c, c + 1, c + 8, c + 9 */
+        int c0 = clamp(c, 0, w - 1), c1 = clamp(c + 1, 0, w - 1), c8 = clamp(c + 8, 0, w - 1),
+            c9 = clamp(c + 9, 0, w - 1);
+        uint xh[2][2], xl[2][2]; /* half i's B fragment */
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            split2(src[i][c0] * SCALE_IN, src[i][c1] * SCALE_IN, &xh[i][0], &xl[i][0]);
+            split2(src[i][c8] * SCALE_IN, src[i][c9] * SCALE_IN, &xh[i][1], &xl[i][1]);
+        }
+        MMA3X2(acc, small, ah[j], al[j], xh, xl);
+    }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        /* H x 2^10: columns g (accumulators 0, 1) and g + 8 (2, 3), rows 8i + 2t and 8i + 2t + 1 */
+        float v[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            v[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * 0x1p-10f;
+        split2(v[0], v[1], &bh[0][i], &bl[0][i]);
+        split2(v[2], v[3], &bh[1][i], &bl[1][i]);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void
+blur_mma(__global const float *in, __global float *out, int w, int h, __constant float *gw)
+{
+    EMU_DECL
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
+    int x0 = (get_group_id(0) * LY + get_local_id(1)) * 16, y0 = get_group_id(1) * PY;
+    /* the taps' A fragments, scaled and split: rows m = g, g + 8; columns k = 2t, 2t + 1, 2t + 8, 2t + 9 */
+    uint ah[NCH][4], al[NCH][4];
+#pragma unroll
+    for (int j = 0; j < NCH; j++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = 16 * j + 2 * t + 8 * (q >> 1) - (g + 8 * (q & 1)) - KOFF + R;
+            float a0 = i >= 0 && i < T ? gw[i] : 0.0f, a1 = i + 1 >= 0 && i + 1 < T ? gw[i + 1] : 0.0f;
+            split2(a0 * SCALE_IN, a1 * SCALE_IN, &ah[j][q], &al[j][q]);
+        }
+    /* the ring: chunk j holds rows y - KOFF + 16 j .. + 15 of H for the output rows y .. y + 15 */
+    uint rh[NCH][2][2], rl[NCH][2][2];
+#pragma unroll
+    for (int j = 0; j < NCH - 1; j++)
+        row_chunk(in, w, h, x0, y0 - KOFF + 16 * j, ah, al, rh[j], rl[j] EMU_ARG);
+    for (int y = y0; y < y0 + PY; y += 16) {
+        row_chunk(in, w, h, x0, y - KOFF + 16 * (NCH - 1), ah, al, rh[NCH - 1], rl[NCH - 1] EMU_ARG);
+        float acc[2][4], small[2][4]; /* column blocks c = 0, 1 */
+#pragma unroll
+        for (int c = 0; c < 2; c++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                acc[c][e] = small[c][e] = 0.0f;
+#pragma unroll
+        for (int j = 0; j < NCH; j++)
+            MMA3X2(acc, small, ah[j], al[j], rh[j], rl[j]);
+#pragma unroll
+        for (int c = 0; c < 2; c++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int yo = y + g + 8 * (e >> 1), xo = x0 + 8 * c + 2 * t + (e & 1);
+                if (xo < w && yo < h) out[yo * w + xo] = fma(small[c][e], 0x1p-15f, acc[c][e]) * 0x1p-20f;
+            }
+#pragma unroll
+        for (int j = 0; j < NCH - 1; j++)
+#pragma unroll
+            for (int c = 0; c < 2; c++)
+#pragma unroll
+                for (int i = 0; i < 2; i++) {
+                    rh[j][c][i] = rh[j + 1][c][i];
+                    rl[j][c][i] = rl[j + 1][c][i];
+                }
+    }
+}
