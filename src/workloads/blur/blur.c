@@ -393,8 +393,9 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
-    if (r->p[P_ALGO] == A_MMA && n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " -DLY=%d", r->p[P_WGX]);
+    if (r->p[P_ALGO] == A_MMA && n > 0 && (size_t)n < len) /* H's scale: H 2^HS below 2^11 (blur_mma.cl) */
+        n += snprintf(buf + n, len - (size_t)n, " -DLY=%d -DHS=%d", r->p[P_WGX],
+                      11 - (int)ceil(log2(s->range + 1.0)));
     if (cg_rung_has_option(r, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
         for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
             n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);

@@ -4,7 +4,7 @@
  * and three products (hi hi, lo hi, hi lo) give fp32 accuracy. With EMULATE_MMA an OpenCL C stand-in replaces
  * the PTX (a test of the index logic on devices without nvidia-mma). Clamp-to-edge borders, as blur.cl's.
  * Build options: R (the radius: 2R+1 taps), LY (warps a group, side by side), PY (output rows a warp walks: a
- * multiple of 16), EMULATE_MMA.
+ * multiple of 16), HS (H's scale, below), EMULATE_MMA.
  *
  * A warp owns 16 output columns x0 .. x0 + 15 and walks PY output rows down, 16 at a time. With KOFF = 16
  * ceil(R / 16) and NCH = 1 + 2 ceil(R / 16) chunks of 16, the taps form NCH Toeplitz blocks, the same for
@@ -17,12 +17,14 @@
  *   2t, 2t + 1 and 2t + 8, 2t + 9 of column g) is what a lane's row-pass accumulators of two 8-row halves
  *   hold: H never leaves the registers. The warp keeps the NCH chunks of H that the next 16 output rows need
  *   (a ring of B fragments) and computes one new chunk per step.
- * The split (power-of-two scales, exact): values x 2^10, so any value from 2^-24 up has a normal hi; lo
- * pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum by 2^-20. Holds for
- * inputs below 1 or integers below 2^11 and taps of at most 1 (the workload's data), and for H, their
- * weighted sums. Fragments (PTX ISA, m16n8k16 .f16; g = lane / 4, t = lane % 4): a0 (g, 2t..2t+1), a1 (g + 8,
- * 2t..), a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t + 8.., g); d0 (g, 2t), d1 (g, 2t +
- * 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
+ * The split (power-of-two scales, exact): inputs and taps x 2^10, so any value from 2^-24 up has a normal hi;
+ * lo pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum by 2^-20. Holds for
+ * inputs below 1 or integers below 2^11 (their lo pieces are 0) and taps of at most 1: the workload's data.
+ * H, a weighted mean of the inputs, is no integer: it is scaled by 2^HS, HS = 11 - ceil(log2(largest input
+ * + 1)) (the host's: 10 for pixels / 255, 7 for --check exact's 1 .. 15), so that H 2^HS < 2^11 and its lo
+ * piece x 2^15 stays below fp16's largest value. Fragments (PTX ISA, m16n8k16 .f16; g = lane / 4, t = lane %
+ * 4): a0 (g, 2t..2t+1), a1 (g + 8, 2t..), a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t
+ * + 8.., g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
 
 #ifndef R
 #define R 15
@@ -33,11 +35,16 @@
 #ifndef PY
 #define PY 128
 #endif
-#define T        (2 * R + 1)
-#define KOFF     (16 * ((R + 15) / 16))
-#define NCH      (1 + 2 * ((R + 15) / 16))
+#define T    (2 * R + 1)
+#define KOFF (16 * ((R + 15) / 16))
+#define NCH  (1 + 2 * ((R + 15) / 16))
+#ifndef HS
+#define HS 10
+#endif
 #define SCALE_IN 0x1p10f
 #define SCALE_LO 0x1p15f
+#define H_DOWN   (1.0f / (float)(1 << (20 - HS))) /* the row pass's sum (x 2^20) to H x 2^HS */
+#define OUT_DOWN (1.0f / (float)(1 << (10 + HS))) /* the column pass's (x 2^(10 + HS)) to the output */
 
 #ifdef EMULATE_MMA
 /* Test mode (CLGAUGE_EMULATE_MMA=1 on a device without nvidia-mma): mma.sync and the fp16 conversion in
@@ -155,11 +162,11 @@ __attribute__((always_inline)) void row_chunk(__global const float *in, int w, i
     }
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        /* H x 2^10: columns g (accumulators 0, 1) and g + 8 (2, 3), rows 8i + 2t and 8i + 2t + 1 */
+        /* H x 2^HS: columns g (accumulators 0, 1) and g + 8 (2, 3), rows 8i + 2t and 8i + 2t + 1 */
         float v[4];
 #pragma unroll
         for (int e = 0; e < 4; e++)
-            v[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * 0x1p-10f;
+            v[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * H_DOWN;
         split2(v[0], v[1], &bh[0][i], &bl[0][i]);
         split2(v[2], v[3], &bh[1][i], &bl[1][i]);
     }
@@ -202,7 +209,7 @@ blur_mma(__global const float *in, __global float *out, int w, int h, __constant
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int yo = y + g + 8 * (e >> 1), xo = x0 + 8 * c + 2 * t + (e & 1);
-                if (xo < w && yo < h) out[yo * w + xo] = fma(small[c][e], 0x1p-15f, acc[c][e]) * 0x1p-20f;
+                if (xo < w && yo < h) out[yo * w + xo] = fma(small[c][e], 0x1p-15f, acc[c][e]) * OUT_DOWN;
             }
 #pragma unroll
         for (int j = 0; j < NCH - 1; j++)
