@@ -3,7 +3,8 @@
  * constant and local memory) carried on to register blocking. The output is W x H ("valid" filtering of an
  * input padded by the filter size, as torch.nn.functional.conv2d without padding computes it). This file
  * owns the inputs, the CPU reference (convolution_ref.c, computed once), the device buffers (created once),
- * the rung table and each rung's launch. A rung's shape is data in p[]: outputs per work-item (BX x BY), the
+ * the rung table and each rung's launch; convolution_mma.c the tensor-core rungs' local memory, limits and
+ * error bound. A rung's shape is data in p[]: outputs per work-item (BX x BY), the
  * work-group (LX x LY) and flags (filter size as -D, filter padded to float4 rows); nothing here looks at
  * rung names. The register-blocked rungs' block and group are tunable (`clgauge tune`, the space below the
  * table): the input's padding covers every candidate of the space, local memory follows from the filter
@@ -18,6 +19,7 @@
 #include "core/log.h"
 #include "core/rng.h"
 #include "core/workload.h"
+#include "workloads/convolution/convolution_mma.h"
 #include "workloads/convolution/convolution_ref.h"
 
 /* The meaning of cg_rung.p[] here; (tunable) marks the entries the tuning space searches. */
@@ -30,54 +32,12 @@ enum {
     P_LY, /* (tunable) the work-group's height (a table row's is halved until the group fits the device) */
     P_FLAGS, /* F_* bits */
 };
-/* p[P_FLAGS] bits: the filter size as -D, float4-padded filter rows, tensor cores with TF32 products (MMA1)
- * or the 3xTF32 split (MMA3), the tensor-core product of each input row with the dense filter (ROWS:
- * conv_mma_rows), the split's pieces in fp16 (F16: conv_mma16), split once into local memory (SPLIT), the
- * 16-tap chunks with a half of zeros as 8-tap products (HALVES), a chunk's three products issued in three
- * passes over the column blocks (ORDER). */
-enum {
-    F_DEFINE = 1,
-    F_PAD4 = 2,
-    F_MMA1 = 4,
-    F_MMA3 = 8,
-    F_ROWS = 16,
-    F_F16 = 32,
-    F_SPLIT = 64,
-    F_HALVES = 128,
-    F_ORDER = 256
-};
-#define F_MMA (F_MMA1 | F_MMA3)
-
 #define CONV_MAX_FILTER    32
 #define CONV_DEFAULT_GPU   8192
 #define CONV_DEFAULT_OTHER 512
 #define FILTER_BYTES       ((size_t)CONV_MAX_FILTER * CONV_MAX_FILTER * 4)
 #define TILE_BYTES(lx, ly)                                                                                   \
     ((size_t)((lx) + CONV_MAX_FILTER - 1) * ((ly) + CONV_MAX_FILTER - 1) * 4 + FILTER_BYTES)
-/* The tensor-core kernel's local memory (conv_mma in convolution_mma.cl): its input tile of BY LY + FH - 1
- * rows of 8 (NB + NC - 1) floats, NB = BX / 8, NC = ceil((FW + 7) / 8), at a pitch of 8 mod 32 floats; the
- * filter rows padded to 8 NC + 16 floats. */
-#define MMA_NC(fw)     (((fw) + 14) / 8)
-#define MMA_TW(bx, fw) (8 * ((bx) / 8 + MMA_NC(fw) - 1))
-#define MMA_TP(bx, fw) (MMA_TW(bx, fw) + (40 - MMA_TW(bx, fw) % 32) % 32)
-#define MMA_BYTES(bx, by, ly, fw, fh)                                                                        \
-    ((size_t)(((by) * (ly) + (fh)-1) * MMA_TP(bx, fw) + (fh) * (8 * MMA_NC(fw) + 16)) * 4)
-/* conv_mma16's (its HQ, HP, HF in convolution_mma.cl): a tile of BY LY + FH - 1 rows of 16 HQ columns at a
- * pitch of 4 (mod 16) column pairs, and the filter's rows of 8 DMAX + 32 pairs, 8 bytes a pair; its tile
- * reads up to FW + 13 columns right of a block's first (the input's padding covers FW + 14). */
-#define MMA16_DMAX(fw)   (((fw) + 6) / 8)
-#define MMA16_HW(bx, fw) (8 * ((8 * ((bx) / 8 - 1) + (fw) + 6) / 16 + 1))
-#define MMA16_HP(bx, fw) (MMA16_HW(bx, fw) + (20 - MMA16_HW(bx, fw) % 16) % 16)
-#define MMA16_BYTES(bx, by, ly, fw, fh)                                                                      \
-    ((size_t)(((by) * (ly) + (fh)-1) * MMA16_HP(bx, fw) + (fh) * (8 * MMA16_DMAX(fw) + 32)) * 8)
-#define READ_PAST(fw) ((size_t)(fw) + 14)
-/* conv_mma_rows (its NTW, PB in convolution_mma.cl): a warp's 16 output columns from x0 read input columns up
- * to x0 + 14 + 8 ceil(FW / 8); ly warps split the ceil(FH / 8) tiles of filter rows, ROWS_NTW each, and the
- * warps before the last keep their parts of PB rows of 16 floats in local memory. */
-#define ROWS_READ(fw)      (15 + 8 * (((fw) + 7) / 8))
-#define ROWS_NTW(fh, ly)   ((((fh) + 7) / 8 + (ly)-1) / (ly))
-#define ROWS_BYTES(fh, ly) ((size_t)((ly)-1) * (8 * ROWS_NTW(fh, ly) * ((ly)-1) + 4) * 16 * sizeof(float))
-
 /* The seed's kernels read the filter from __constant memory. */
 #define CONSTF "-DFILT_SPACE=__constant"
 
@@ -547,9 +507,7 @@ static size_t conv_local_need(const void *state, const cg_rung *r)
     size_t lx, ly, fw = (size_t)s->fw, fh = (size_t)s->fh;
     if (is_kernel(r, "conv_block")) return fh * (size_t)s->fw4 * sizeof(float);
     rung_group(s, r, &lx, &ly);
-    if (is_kernel(r, "conv_mma")) return MMA_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
-    if (is_kernel(r, "conv_mma_rows")) return ROWS_BYTES(fh, ly);
-    if (is_kernel(r, "conv_mma16")) return MMA16_BYTES((size_t)r->p[P_BX], (size_t)r->p[P_BY], ly, fw, fh);
+    if (r->p[P_FLAGS] & F_MMA) return conv_mma_local_need(r->p[P_FLAGS], r->p[P_BX], r->p[P_BY], ly, fw, fh);
     if (!is_kernel(r, "conv_local")) return 0;
     return ((lx + fw - 1) * (ly + fh - 1) + fw * fh) * sizeof(float);
 }
@@ -569,33 +527,10 @@ static bool conv_unsupported(const void *state, const cg_rung *r, char *why, siz
                  bx, by, r->p[P_LX], r->p[P_LY]);
         return true;
     }
-    bool block = is_kernel(r, "conv_block"), mma = is_kernel(r, "conv_mma") || is_kernel(r, "conv_mma16"),
-         rows = is_kernel(r, "conv_mma_rows");
-    if (rows && (bx != 16 || r->p[P_LX] != 32)) {
-        snprintf(
-            why, len,
-            "bx=%d, lx=%d: the row-product kernel's warp takes 16 output columns (bx 16) and its group is "
-            "one warp wide (lx 32)",
-            bx, r->p[P_LX]);
+    bool block = is_kernel(r, "conv_block"), mma = (r->p[P_FLAGS] & F_MMA) != 0;
+    if (mma && conv_mma_unsupported(r->p[P_FLAGS], bx, by, r->p[P_LX], r->p[P_LY], s->fh, why, len))
         return true;
-    }
-    /* the row-product kernel's groups (its reads need no check: input_shape pads the pitch for them) */
-    int nt = (s->fh + 7) / 8, ly = r->p[P_LY];
-    if (rows && (nt + ROWS_NTW(s->fh, ly) - 1) / ROWS_NTW(s->fh, ly) != ly) {
-        snprintf(why, len,
-                 "ly=%d: the filter's %d rows make %d tiles of 8, which %d warps cannot share without one "
-                 "left with none (at most %d)",
-                 ly, s->fh, nt, ly, nt);
-        return true;
-    }
-    if (mma && (bx % 8 || by % 16 || r->p[P_LX] != 32)) {
-        snprintf(why, len,
-                 "bx=%d, by=%d, lx=%d: the tensor-core kernel's warp takes 8-column and 16-row blocks "
-                 "(bx a multiple of 8, by of 16) and its group is one warp wide (lx 32)",
-                 bx, by, r->p[P_LX]);
-        return true;
-    }
-    if (!block && !mma && !rows && (bx != 1 || by != 1)) {
+    if (!block && !mma && (bx != 1 || by != 1)) {
         snprintf(why, len, "bx=%d, by=%d: %s writes one output per work-item (1x1)", bx, by, r->kernel);
         return true;
     }
@@ -636,35 +571,10 @@ static cg_status conv_enqueue(cg_ctx *ctx, void *state, void *rs, cg_events *ev)
  * the exact sum relative to the sum of |terms|, which is |output| here (pixels and taps are never negative),
  * so |got - want| <= 2 gamma_(taps+2) |want| (c = 2; the +2 covers |want| against the exact sum). One
  * dropped tap moves an output by at least 1 / (3 taps) of the output's size, 2.7x the bound at 32x32 and more
- * below. The tensor-core rungs: the reference's gamma_(taps+2) plus mma_bound's. Exact mode: zero tolerance
- * (integers over a power of two are TF32 values, their products and sums exact:
+ * below. The tensor-core rungs: the reference's gamma_(taps+2) plus conv_mma_bound's (convolution_mma.c).
+ * Exact mode: zero tolerance (integers over a power of two are TF32 values, their products and sums exact:
  * docs/workloads/convolution.md).
  */
-static double mma_bound(const conv_state *s, int flags)
-{
-    /* Relative to the output (all terms >= 0), u = 2^-24. Each mma.sync adds its 8 products (exact: TF32 x
-     * TF32 fits in fp32) to the accumulator with an error below 4u of the running sum (truncation in the
-     * alignment and the normalisation, Fasi et al. 2021 measured round-toward-zero in NVIDIA's tensor cores);
-     * a warp's output takes FH x NC of them. TF32: each product within 2^-10 + 2^-22 of a x b (both rounded
-     * to nearest 11-bit values). 3xTF32 (truncating splits): a - hi < 2^-10 |a|, a - (hi + lo) < 2^-20 |a|,
-     * so the three products miss a b by less than 3 x 2^-20 = 48u; the small products' own rounding is
-     * scaled by 2^-10 (below 1u), the final add 1u. */
-    double u = ldexp(1.0, -24), steps = (double)s->fh * MMA_NC(s->fw);
-    double rep = (flags & F_MMA3) ? 50.0 * u : ldexp(1.0, -10) + ldexp(1.0, -22);
-    /* ROWS: each row's product takes 3 ceil(FW / 8) mma.sync (all three products in one accumulator) from
-     * zero, each within 4u of that product's sum (below the output); then the FH row products are summed in
-     * fp32 in a tree (a lane's ring slot, the four lanes, the warps' parts): FH - 1 adds that are not of a
-     * zero, each within u of the output (counted as FH + 2). */
-    if (flags & F_ROWS) return rep + 4.0 * u * 3.0 * ((s->fw + 7) / 8) + u * (s->fh + 2);
-    /* F16 (conv_mma16): hi truncated as above, lo rounded to nearest (2^-11 of a - hi, so 2^-21 |a|): the
-     * three products miss a b by less than 2^-20 (lo x lo) + 2 x 2^-21 = 32u, the small products' rounding
-     * and the final fma below 2u, the scalings exact; fp16 lo pieces below 2^-14 are the floor (conv_floor).
-     * Each m16n8k16 adds 16 products: counted as two of the 8-product steps above (8u), ceil((DMAX + 2) / 2)
-     * chunks a filter row. */
-    if (flags & F_F16) return 34.0 * u + 8.0 * u * (double)s->fh * ((MMA16_DMAX(s->fw) + 3) / 2);
-    return rep + 4.0 * u * steps;
-}
-
 static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
 {
     cg_status st = CG_OK;
@@ -673,7 +583,8 @@ static cg_status conv_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c)
     CG_TRY(clEnqueueReadBuffer(ctx->queue, s->out_buf, CL_TRUE, 0, n * sizeof(float), s->got, 0, NULL, NULL));
     double taps = (double)s->fw * s->fh;
     conv_rung *q = rs;
-    double tol = (q->flags & F_MMA) ? cg_gamma(taps + 2) + mma_bound(s, q->flags) : 2.0 * cg_gamma(taps + 2);
+    double tol = (q->flags & F_MMA) ? cg_gamma(taps + 2) + conv_mma_bound(s->fw, s->fh, q->flags)
+                                    : 2.0 * cg_gamma(taps + 2);
     /* conv_mma16's lo pieces below fp16's normal range: each within 2^-50 of its value (an input's or a
      * tap's), times a tap (sum 1) or an input (below 1) over the taps */
     double floor = (q->flags & F_F16) ? ldexp(1.0, -50) * (1.0 + taps) : 0.0;
