@@ -38,10 +38,10 @@ import json, sys
 rep = json.load(open(sys.argv[1]))
 rows = [r for r in rep["results"] if r["workload"] == "blur"]
 names = [r["rung"] for r in rows]
-bad = [n for n in sys.argv[3:] + ["f16x3-sep"] if n not in names]
-# f16x3-sep (tensor cores: inline PTX) is unsupported with that reason where the device lacks nvidia-mma (PoCL
-# without CLGAUGE_EMULATE_MMA; test_mma_emulated.sh checks it under the emulation)
-mma = [r for r in rows if r["rung"] == "f16x3-sep" and r["status"] == "unsupported" and
+bad = [n for n in sys.argv[3:] + ["f16x3-sep", "f16x3-vec"] if n not in names]
+# f16x3-sep and f16x3-vec (tensor cores: inline PTX) are unsupported with that reason where the device lacks
+# nvidia-mma (PoCL without CLGAUGE_EMULATE_MMA; test_mma_emulated.sh checks them under the emulation)
+mma = [r for r in rows if r["rung"] in ("f16x3-sep", "f16x3-vec") and r["status"] == "unsupported" and
        "nvidia-mma" in r.get("reason", "")]
 bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows
         if r["status"] != "ok" and r not in mma]
@@ -310,7 +310,7 @@ rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q "^blur:fused  *unsupported" "$TESTTMP/blur_cap.out" ||
     ! grep -q "blur:fused unsupported: needs [0-9]* B of local memory with these options, device has 24000 B" \
         "$TESTTMP/blur_cap.out" ||
-    [ "$(grep -v "^blur:f16x3-sep" "$TESTTMP/blur_cap.out" | grep -c "^blur:[a-zA-Z0-9-]*  *OK")" -ne "$nok" ]; then
+    [ "$(grep -v "^blur:f16x3-" "$TESTTMP/blur_cap.out" | grep -c "^blur:[a-zA-Z0-9-]*  *OK")" -ne "$nok" ]; then
     cat "$TESTTMP/blur_cap.out"
     fail "local memory short for fused: exit $rc (want 0), fused unsupported with its need, $nok rungs OK"
 fi

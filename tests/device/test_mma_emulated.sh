@@ -103,7 +103,8 @@ fi
 # 4. blur's f16x3-sep (both passes on tensor cores, H in registers between them) at sigma 5: its own values (4
 # warps a group, 128-row strips: one group, one strip) with random data, and a candidate of 2 warps and 16-row
 # strips (2 groups across, 3 strips down, the last of 5 rows) with --check exact (H scaled by 2^7, not 2^10);
-# then its taps one place off, caught. Three emulated builds, each slow on PoCL: the normal pass only.
+# then its taps one place off, caught; f16x3-vec (float4 loads) and its row order broken. Five emulated builds,
+# each slow on PoCL: the normal pass only.
 if ! sanitizer_pass; then
     out=$TESTTMP/mma_emu_blur.out
     "$BIN" run blur:f16x3-sep --size 37x37 --sigma 5 --runs 1 --warmup 0 >"$out" 2>&1
@@ -126,6 +127,21 @@ if ! sanitizer_pass; then
 PY
     expect_wrong_each "blur's taps one place off" blur:f16x3-sep -- "$BIN" run blur:f16x3-sep --kernel-dir "$wrong" \
         --size 37x37 --sigma 5 --check exact --runs 1 --warmup 0
+    # f16x3-vec at 68 columns: warps 1 and 2 take the float4 loads, 0, 3 and 4 the clamped ones; then its row
+    # order broken (half 1 one row down, not two), caught
+    out=$TESTTMP/mma_emu_blur_vec.out
+    "$BIN" run blur:f16x3-vec --size 68x37 --sigma 5 --runs 1 --warmup 0 >"$out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q "^blur:f16x3-vec  *OK" "$out"; then
+        cat "$out"
+        fail "blur:f16x3-vec under emulation: exit $rc, want 0 and the row OK"
+    fi
+    wrong=$TESTTMP/mma_emu_wrong_blur_vec
+    make_wrong blur_mma.cl "$wrong" <<'PY'
+[("(g & 1) + 2 * (i))", "(g & 1) + (i))")]
+PY
+    expect_wrong_each "f16x3-vec's row order off" blur:f16x3-vec -- "$BIN" run blur:f16x3-vec --kernel-dir "$wrong" \
+        --size 68x37 --sigma 5 --runs 1 --warmup 0
 fi
 
 finish

@@ -4,7 +4,7 @@
  * and three products (hi hi, lo hi, hi lo) give fp32 accuracy. With EMULATE_MMA an OpenCL C stand-in replaces
  * the PTX (a test of the index logic on devices without nvidia-mma). Clamp-to-edge borders, as blur.cl's.
  * Build options: R (the radius: 2R+1 taps), LY (warps a group, side by side), PY (output rows a warp walks: a
- * multiple of 16), HS (H's scale, below), EMULATE_MMA.
+ * multiple of 16), HS (H's scale, below), VEC (f16x3-vec: float4 loads, below), EMULATE_MMA.
  *
  * A warp owns 16 output columns x0 .. x0 + 15 and walks PY output rows down, 16 at a time. With KOFF = 16
  * ceil(R / 16) and NCH = 1 + 2 ceil(R / 16) chunks of 16, the taps form NCH Toeplitz blocks, the same for
@@ -15,12 +15,13 @@
  *   (column g, rows 2t, 2t + 1) and (column g + 8, rows 2t, 2t + 1).
  * - Column pass: Out = sum_j A_j H_j, m 16 output rows, k 16 rows of H, n 8 columns. Its B fragment (rows
  *   2t, 2t + 1 and 2t + 8, 2t + 9 of column g) is what a lane's row-pass accumulators of two 8-row halves
- *   hold: H never leaves the registers. The warp keeps the NCH chunks of H that the next 16 output rows need
- *   (a ring of B fragments) and computes one new chunk per step.
- * The split (power-of-two scales, exact): inputs and taps x 2^10, so any value from 2^-24 up has a normal hi;
- * lo pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum by 2^-20. Holds for
- * inputs below 1 or integers below 2^11 (their lo pieces are 0) and taps of at most 1: the workload's data.
- * H, a weighted mean of the inputs, is no integer: it is scaled by 2^HS, HS = 11 - ceil(log2(largest input
+ *   hold: H never leaves the registers (f16x3-vec orders k differently in both passes: COL_OF below). The
+ * warp keeps the NCH chunks of H that the next 16 output rows need (a ring of B fragments) and computes one
+ * new chunk per step. The split (power-of-two scales, exact): inputs and taps x 2^10, so any value from 2^-24
+ * up has a normal hi; lo pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum
+ * by 2^-20. Holds for inputs below 1 or integers below 2^11 (their lo pieces are 0) and taps of at most 1:
+ * the workload's data. H, a weighted mean of the inputs, is no integer: it is scaled by 2^HS, HS = 11 -
+ * ceil(log2(largest input
  * + 1)) (the host's: 10 for pixels / 255, 7 for --check exact's 1 .. 15), so that H 2^HS < 2^11 and its lo
  * piece x 2^15 stays below fp16's largest value. Fragments (PTX ISA, m16n8k16 .f16; g = lane / 4, t = lane %
  * 4): a0 (g, 2t..2t+1), a1 (g + 8, 2t..), a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t
@@ -96,6 +97,20 @@ void emu_mma(float *d, const uint *a, const uint *b, __local uint *emu)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
 #endif
 
+/* Where a lane's fragment elements lie (k the product's inner index; the same order in A and B, so any order
+ * gives the same sum). Plain: a B fragment's k = 2t, 2t + 1, 2t + 8, 2t + 9 are the chunk's columns (row
+ * pass) or rows (column pass) of those numbers. VEC (f16x3-vec): they are 4t .. 4t + 3, so that a lane's four
+ * input columns are one float4; the row pass's n (the 8 rows of half i, lane g) is ordered to match, row
+ * 4 (g / 2) + g % 2 + 2i, and its accumulators, the column pass's B fragment, then hold H in that k order
+ * too. COL_OF(e): the lane's e-th k (e = 0 .. 3); ROW_OF(i): the lane's input row in half i. */
+#ifdef VEC
+#define COL_OF(e) (4 * t + (e))
+#define ROW_OF(i) (4 * (g >> 1) + (g & 1) + 2 * (i))
+#else
+#define COL_OF(e) (2 * t + ((e)&1) + 8 * ((e) >> 1))
+#define ROW_OF(i) (8 * (i) + g)
+#endif
+
 /* lo and hi (k and k + 1) as one f16x2 word, rounded to nearest. */
 uint pack_f16(float lo, float hi)
 {
@@ -130,45 +145,68 @@ void split2(float a0, float a1, uint *h, uint *l)
         MMA_F16(small[1], ah, bl[1]);                                                                        \
     } while (0)
 
+/* The lane's inputs for one chunk of H (rows yb .. yb + 15, clamped to the picture): v[j][i][e] is input
+ * chunk j, half i (row ROW_OF(i)), k = COL_OF(e). */
+__attribute__((always_inline)) void row_load(__global const float *in, int w, int h, int x0, int yb,
+                                             float v[NCH][2][4])
+{
+    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
+#ifdef VEC /* a warp whose input chunks lie inside the picture, rows 16-byte aligned: float4 loads */
+    bool inner = (w & 3) == 0 && x0 - KOFF >= 0 && x0 - KOFF + 16 * NCH <= w;
+#endif
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        __global const float *src = in + clamp(yb + ROW_OF(i), 0, h - 1) * w;
+#pragma unroll
+        for (int j = 0; j < NCH; j++) {
+            int c = x0 - KOFF + 16 * j; /* the chunk's first column */
+#ifdef VEC
+            if (inner) {
+                float4 p = *(__global const float4 *)(src + c + 4 * t);
+                v[j][i][0] = p.x, v[j][i][1] = p.y, v[j][i][2] = p.z, v[j][i][3] = p.w;
+                continue;
+            }
+#endif
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                v[j][i][e] = src[clamp(c + COL_OF(e), 0, w - 1)];
+        }
+    }
+}
+
 /* One chunk of H, rows yb .. yb + 15 (clamped to the picture) and the warp's 16 columns, as the column pass's
- * B fragments: bh[c][i], bl[c][i] for column block c (columns 8c .. 8c + 7) and register i (rows 8i + 2t,
- * 8i + 2t + 1), the values scaled by 2^10 and split. */
+ * B fragments: bh[c][i], bl[c][i] for column block c (columns 8c .. 8c + 7) and register i (the chunk's rows
+ * k = COL_OF(2i), COL_OF(2i + 1): 8i + 2t, 8i + 2t + 1 plain), the values scaled by 2^10 and split. */
 __attribute__((always_inline)) void row_chunk(__global const float *in, int w, int h, int x0, int yb,
                                               const uint ah[NCH][4], const uint al[NCH][4], uint bh[2][2],
                                               uint bl[2][2] EMU_PARAM)
 {
-    int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
-    __global const float *src[2]; /* the lane's row g of each 8-row half i */
-    float acc[2][4], small[2][4];
+    float v[NCH][2][4], acc[2][4], small[2][4];
+    row_load(in, w, h, x0, yb, v);
 #pragma unroll
-    for (int i = 0; i < 2; i++) {
-        src[i] = in + clamp(yb + 8 * i + g, 0, h - 1) * w;
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int e = 0; e < 4; e++)
             acc[i][e] = small[i][e] = 0.0f;
-    }
 #pragma unroll
     for (int j = 0; j < NCH; j++) {
-        int c = x0 - KOFF + 16 * j + 2 * t; /* the lane's input columns: c, c + 1, c + 8, c + 9 */
-        int c0 = clamp(c, 0, w - 1), c1 = clamp(c + 1, 0, w - 1), c8 = clamp(c + 8, 0, w - 1),
-            c9 = clamp(c + 9, 0, w - 1);
         uint xh[2][2], xl[2][2]; /* half i's B fragment */
 #pragma unroll
         for (int i = 0; i < 2; i++) {
-            split2(src[i][c0] * SCALE_IN, src[i][c1] * SCALE_IN, &xh[i][0], &xl[i][0]);
-            split2(src[i][c8] * SCALE_IN, src[i][c9] * SCALE_IN, &xh[i][1], &xl[i][1]);
+            split2(v[j][i][0] * SCALE_IN, v[j][i][1] * SCALE_IN, &xh[i][0], &xl[i][0]);
+            split2(v[j][i][2] * SCALE_IN, v[j][i][3] * SCALE_IN, &xh[i][1], &xl[i][1]);
         }
         MMA3X2(acc, small, ah[j], al[j], xh, xl);
     }
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        /* H x 2^HS: columns g (accumulators 0, 1) and g + 8 (2, 3), rows 8i + 2t and 8i + 2t + 1 */
-        float v[4];
+        /* H x 2^HS: columns g (accumulators 0, 1) and g + 8 (2, 3), k = COL_OF(2i), COL_OF(2i + 1) */
+        float hv[4];
 #pragma unroll
         for (int e = 0; e < 4; e++)
-            v[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * H_DOWN;
-        split2(v[0], v[1], &bh[0][i], &bl[0][i]);
-        split2(v[2], v[3], &bh[1][i], &bl[1][i]);
+            hv[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * H_DOWN;
+        split2(hv[0], hv[1], &bh[0][i], &bl[0][i]);
+        split2(hv[2], hv[3], &bh[1][i], &bl[1][i]);
     }
 }
 
@@ -178,13 +216,13 @@ blur_mma(__global const float *in, __global float *out, int w, int h, __constant
     EMU_DECL
     int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
     int x0 = (get_group_id(0) * LY + get_local_id(1)) * 16, y0 = get_group_id(1) * PY;
-    /* the taps' A fragments, scaled and split: rows m = g, g + 8; columns k = 2t, 2t + 1, 2t + 8, 2t + 9 */
+    /* the taps' A fragments, scaled and split: rows m = g, g + 8; columns k = COL_OF(0 .. 3) */
     uint ah[NCH][4], al[NCH][4];
 #pragma unroll
     for (int j = 0; j < NCH; j++)
 #pragma unroll
         for (int q = 0; q < 4; q++) {
-            int i = 16 * j + 2 * t + 8 * (q >> 1) - (g + 8 * (q & 1)) - KOFF + R;
+            int i = 16 * j + COL_OF(2 * (q >> 1)) - (g + 8 * (q & 1)) - KOFF + R;
             float a0 = i >= 0 && i < T ? gw[i] : 0.0f, a1 = i + 1 >= 0 && i + 1 < T ? gw[i + 1] : 0.0f;
             split2(a0 * SCALE_IN, a1 * SCALE_IN, &ah[j][q], &al[j][q]);
         }
