@@ -290,8 +290,9 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
 
 static void shortest_block(const cg_rung *r, void *user)
 {
-    int *blk = user;
-    if (r->p[P_BLK] > 0 && (*blk == 0 || r->p[P_BLK] < *blk)) *blk = r->p[P_BLK];
+    int *blk = user, a = r->p[P_ALGO]; /* P_BLK is a block length only for these (fused-ring: rows a load) */
+    if ((a == A_RGB_V || a == A_RGB_H || a == A_RGB) && r->p[P_BLK] > 0 && (*blk == 0 || r->p[P_BLK] < *blk))
+        *blk = r->p[P_BLK];
 }
 
 /* The shortest block of the table's rows and their tuning candidates: the carries are sized for it. */
