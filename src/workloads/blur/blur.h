@@ -141,6 +141,10 @@ int blur_ring_blk(const blur_state *s, const cg_rung *r);
 int blur_ring_py(const blur_state *s, const cg_rung *r);
 /* The block length of a block rung (P_BLK), 0 for the others. */
 int blur_rung_blk(const void *rs);
+/* blur_check.c: the recursive rungs' bounds for rows, columns and both ways (blur_bound*.c), set at setup
+ * and logged; the check of a rung's output (cg_workload.verify). */
+void blur_recursive_bounds(blur_state *s);
+cg_status blur_verify(cg_ctx *ctx, void *state, void *rs, cg_check *c);
 /* blur_est.c: the rows of `clgauge run blur --estimate`. */
 size_t blur_estimate(const cg_run_opts *o, cg_estimate *rows, size_t max);
 
