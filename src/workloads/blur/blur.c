@@ -4,10 +4,11 @@
  * rows only, columns only, both, and both as column passes with the guide's 16x16 skewed transposes) and the
  * Young-van Vliet recursive Gaussian (rows only, columns only, both, and both as column passes with two
  * transposes, 16x16 skewed or 32x32 padded; and cut into blocks with a carry fix-up, after Nehab et al. 2011,
- * columns, rows and both). This file owns the picture (a PNG given with --input, else seeded random bytes, as
- * floats pixel / 255), the device buffers (created once), the CPU references and their check, the rung table
- * and each rung's launches; blur_ref.c does the host arithmetic, blur_check.c the check and blur_est.c the
- * speed estimate. Nothing here looks at rung names: p[] says the algorithm. */
+ * columns, rows and both; and both separable passes on tensor cores). This file owns the picture (a PNG given
+ * with --input, else seeded random bytes, as floats pixel / 255), the device buffers (created once), the rung
+ * table, the search spaces and the build options; blur_launch.c makes each rung's launches, blur_ref.c the
+ * CPU references, blur_check.c holds the output to them and blur_est.c does the speed estimate. Nothing here
+ * looks at rung names: p[] says the algorithm. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
