@@ -3,16 +3,15 @@
  * 000_b840b7a245847c19.txt, AMD's games chapter: per-work-item sub-histograms in global memory, one local
  * histogram per group, 1 to 32 copies of each bin, groups = compute units, a two-pass merge), then today's
  * rungs from one global atomic per pixel to per-lane sub-histograms fed by uint4 loads. This file owns the
- * inputs, the CPU reference (an exact count, computed once), the device buffers (the pixels, 256 uint bins,
- * the rows of the two-pass merge), the rung table and the enqueue of each rung: a fill that zeroes the bins
- * and one kernel, or a kernel that writes rows and hist_reduce that sums them, or one kernel whose last group
- * writes the bins (all timed), and the tuning spaces of the local-memory rungs. A rung's shape is data in
- * p[] (in quotes: the tuning parameter's name):
- *   p[0] work-group size, a power of two (a table row's is clamped to the device and rounded down to one; a
- *        tuning candidate's is refused instead; never 0, every kernel requires its WG) ("wg");
- *   p[1] sub-histograms per group in local memory (COPIES; work-item lid counts into copy lid % COPIES), 1
- *        to the work-group size ("copies");
- *   p[2] 0: one pixel per load (hist_global, hist_local); k > 0: k uint4 loads per work-item per step
+ * inputs (their bytes: histogram_input.c), the CPU reference (an exact count, computed once), the device
+ * buffers (the pixels, 256 uint bins, the rows of the two-pass merge), the rung table and the enqueue of each
+ * rung: a fill that zeroes the bins and one kernel, or a kernel that writes rows and hist_reduce that sums
+ * them, or one kernel whose last group writes the bins (all timed), and the tuning spaces of the local-memory
+ * rungs. A rung's shape is data in p[] (in quotes: the tuning parameter's name): p[0] work-group size, a
+ * power of two (a table row's is clamped to the device and rounded down to one; a tuning candidate's is
+ * refused instead; never 0, every kernel requires its WG) ("wg"); p[1] sub-histograms per group in local
+ * memory (COPIES; work-item lid counts into copy lid % COPIES), 1 to the work-group size ("copies"); p[2] 0:
+ * one pixel per load (hist_global, hist_local); k > 0: k uint4 loads per work-item per step
  *        ("loads"; a candidate keeps its rung's kind);
  *   p[3] 0: one work-item per pixel; k > 0: a grid of k x compute-units groups strides over the input;
  *        -k: k work-items in all (the seed's 8192) ("grid", groups per compute unit: k > 0 only);
@@ -25,17 +24,15 @@
 #include <string.h>
 #include "core/clerr.h"
 #include "core/log.h"
-#include "core/rng.h"
 #include "core/workload.h"
+#include "workloads/histogram/histogram_input.h"
 
 enum { P_WG, P_COPIES, P_LOADS, P_GRID, P_MERGE };
 enum { MERGE_ATOMIC, MERGE_GROUP_ROWS, MERGE_ITEM_ROWS, MERGE_LAST_ROWS, MERGE_LAST_ACC };
 
-#define HIST_BINS          256
 #define HIST_DEFAULT_GPU   (1ull << 28) /* bytes of input by default, whatever the pixel */
 #define HIST_DEFAULT_OTHER (1ull << 24)
 #define HIST_MAX_N         (1ull << 31) /* kernels index with 32-bit unsigned ints */
-#define HIST_IMAGE_W       4096         /* the image pattern's row length in pixels */
 #define LB(copies)         ((size_t)HIST_BINS * (copies)*4)
 #define SEED_NT            (-8192) /* the seed's "at least 8192 work-items and a work-group size of 64" */
 #define HIST_STATE_WORDS   272     /* a LAST_GROUP rung's state: 256 accumulator words, the ticket, padding */
@@ -130,8 +127,7 @@ static const cg_tspace spaces[] = {
 };
 /* clang-format on */
 
-static const char *const patterns[] = {"random", "allequal", "image"};
-enum { PAT_RANDOM, PAT_ALLEQUAL, PAT_IMAGE, PAT_COUNT };
+static const char *const patterns[] = {"random", "allequal", "image"}; /* hist_pattern's order */
 
 typedef struct hist_state {
     uint64_t n;  /* pixels */
@@ -292,60 +288,6 @@ static void describe_size(const hist_state *s, char *buf, size_t len)
         snprintf(buf, len, "%llu %s, %s", (unsigned long long)s->n, unit, pat);
 }
 
-/* The image pattern: rows of HIST_IMAGE_W bytes, diagonal bands (a triangle wave over x + y, 16 px per grey
- * level) plus seeded noise in [-3, 3]: a smooth picture with a few distinct values per neighbourhood. */
-static void fill_image(cg_rng *rng, uint8_t *x, size_t n)
-{
-    uint64_t bits = 0;
-    int left = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (left < 3) {
-            bits = cg_rng_next(rng);
-            left = 63;
-        }
-        int noise = (int)(bits % 7) - 3;
-        bits /= 7;
-        left -= 3;
-        size_t t = ((i % HIST_IMAGE_W) + i / HIST_IMAGE_W) / 16 % 510;
-        int v = (int)(t < 256 ? t : 509 - t) + noise;
-        x[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-    }
-}
-
-/* The --check exact pattern: runs of ascending bins, bin b's run (b + 1) units long, so that every bin has
- * its own count (a mislabelled or lost bin shows) and the input ends in the highest bins (a dropped tail
- * shows); lane i % 16 of each 16-byte vector adds 37 x lane to the bin, so that a uint4 kernel counting one
- * byte lane twice and another never changes the counts. Long runs of one bin also make a non-atomic update
- * lose counts wherever work-items run concurrently. Bin 255 is kept for 8 single bytes spread over the input,
- * each alone in its part of it, so that a merge that skips a bin a group counted once shows. */
-static void fill_exact(uint8_t *x, size_t n)
-{
-    const double total = HIST_BINS * (HIST_BINS + 1) / 2.0;
-    size_t b = 0;
-    for (size_t i = 0; i < n; i++) {
-        double at = (double)i * total / (double)n;
-        while (b + 1 < HIST_BINS && (double)(b + 1) * (b + 2) / 2.0 <= at)
-            b++;
-        x[i] = (uint8_t)((b + 37 * (i % 16)) % 255);
-    }
-    for (size_t k = 0; k < 8; k++)
-        x[(size_t)((double)(2 * k + 1) * (double)n / 16.0)] = 255;
-}
-
-static void fill_pattern(const cg_run_opts *o, int pattern, uint8_t *x, size_t n)
-{
-    cg_rng rng;
-    cg_rng_init(&rng, o->seed);
-    if (pattern == PAT_RANDOM && o->check_exact)
-        fill_exact(x, n);
-    else if (pattern == PAT_RANDOM)
-        cg_rng_fill_bytes(&rng, x, n);
-    else if (pattern == PAT_ALLEQUAL)
-        memset(x, (int)(cg_rng_next(&rng) & 0xFF), n);
-    else
-        fill_image(&rng, x, n);
-}
-
 /* The pixel values (fill_pattern's bytes; for u32 each widened to a 32-bit word), their exact counts, and
  * the input buffer. */
 static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, hist_state *s)
@@ -356,7 +298,7 @@ static cg_status make_input(cg_ctx *ctx, const cg_run_opts *o, hist_state *s)
     uint32_t *w = s->pb == 4 ? malloc(n * 4) : NULL;
     CG_FAIL_IF(!x || (s->pb == 4 && !w), CG_E_RUNTIME, "histogram: out of host memory for %llu pixels",
                (unsigned long long)s->n);
-    fill_pattern(o, s->pattern, x, n);
+    hist_fill_pattern(o->seed, s->pattern, o->check_exact, x, n);
     for (size_t i = 0; i < n; i++) {
         s->ref[x[i]]++;
         if (w) w[i] = x[i];
