@@ -20,12 +20,12 @@
  * new chunk per step. The split (power-of-two scales, exact): inputs and taps x 2^10, so any value from 2^-24
  * up has a normal hi; lo pieces x 2^15 more; the small products' accumulator is scaled back by 2^-15, the sum
  * by 2^-20. Holds for inputs below 1 or integers below 2^11 (their lo pieces are 0) and taps of at most 1:
- * the workload's data. H, a weighted mean of the inputs, is no integer: it is scaled by 2^HS, HS = 11 -
- * ceil(log2(largest input
- * + 1)) (the host's: 10 for pixels / 255, 7 for --check exact's 1 .. 15), so that H 2^HS < 2^11 and its lo
- * piece x 2^15 stays below fp16's largest value. Fragments (PTX ISA, m16n8k16 .f16; g = lane / 4, t = lane %
- * 4): a0 (g, 2t..2t+1), a1 (g + 8, 2t..), a2 (g, 2t + 8..), a3 (g + 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t
- * + 8.., g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1). */
+ * the workload's data. H, a weighted mean of the inputs, is no integer: it is scaled by 2^HS, with
+ * HS = 11 - ceil(log2(largest input + 1)) (the host's: 10 for pixels / 255, 7 for --check exact's 1 .. 15),
+ * so that H 2^HS < 2^11 and its lo piece x 2^15 stays below fp16's largest value. Fragments (PTX ISA,
+ * m16n8k16 .f16; g = lane / 4, t = lane % 4): a0 (g, 2t..2t+1), a1 (g + 8, 2t..), a2 (g, 2t + 8..), a3 (g +
+ * 8, 2t + 8..); b0 (2t..2t+1, g), b1 (2t + 8.., g); d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t
+ * + 1). */
 
 #ifndef R
 #define R 15
@@ -146,7 +146,8 @@ void split2(float a0, float a1, uint *h, uint *l)
     } while (0)
 
 /* The lane's inputs for one chunk of H (rows yb .. yb + 15, clamped to the picture): v[j][i][e] is input
- * chunk j, half i (row ROW_OF(i)), k = COL_OF(e). */
+ * chunk j, half i (row ROW_OF(i)), k = COL_OF(e). A function of its own: with the loads and the split in one
+ * body, clang merged the float4 path and the clamped one into scalar loads of selected addresses. */
 __attribute__((always_inline)) void row_load(__global const float *in, int w, int h, int x0, int yb,
                                              float v[NCH][2][4])
 {
