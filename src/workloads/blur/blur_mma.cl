@@ -145,6 +145,19 @@ void split2(float a0, float a1, uint *h, uint *l)
         MMA_F16(small[1], ah, bl[1]);                                                                        \
     } while (0)
 
+/* Both accumulator sets of two outputs' products (acc: hi x hi; small: the lo products, x 2^15) cleared. */
+__attribute__((always_inline)) void zero_acc(float acc[2][4], float small[2][4])
+{
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            acc[i][e] = small[i][e] = 0.0f;
+}
+
+/* An output of the split's products, still scaled: the small products brought down by 2^-15, added to acc. */
+#define UNSPLIT(acc, small) fma(small, 0x1p-15f, acc)
+
 /* The lane's inputs for one chunk of H (rows yb .. yb + 15, clamped to the picture): v[j][i][e] is input
  * chunk j, half i (row ROW_OF(i)), k = COL_OF(e). A function of its own: with the loads and the split in one
  * body, clang merged the float4 path and the clamped one into scalar loads of selected addresses. */
@@ -184,11 +197,7 @@ __attribute__((always_inline)) void row_chunk(__global const float *in, int w, i
 {
     float v[NCH][2][4], acc[2][4], small[2][4];
     row_load(in, w, h, x0, yb, v);
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            acc[i][e] = small[i][e] = 0.0f;
+    zero_acc(acc, small);
 #pragma unroll
     for (int j = 0; j < NCH; j++) {
         uint xh[2][2], xl[2][2]; /* half i's B fragment */
@@ -205,7 +214,7 @@ __attribute__((always_inline)) void row_chunk(__global const float *in, int w, i
         float hv[4];
 #pragma unroll
         for (int e = 0; e < 4; e++)
-            hv[e] = fma(small[i][e], 0x1p-15f, acc[i][e]) * H_DOWN;
+            hv[e] = UNSPLIT(acc[i][e], small[i][e]) * H_DOWN;
         split2(hv[0], hv[1], &bh[0][i], &bl[0][i]);
         split2(hv[2], hv[3], &bh[1][i], &bl[1][i]);
     }
@@ -235,11 +244,7 @@ blur_mma(__global const float *in, __global float *out, int w, int h, __constant
     for (int y = y0; y < y0 + PY; y += 16) {
         row_chunk(in, w, h, x0, y - KOFF + 16 * (NCH - 1), ah, al, rh[NCH - 1], rl[NCH - 1] EMU_ARG);
         float acc[2][4], small[2][4]; /* column blocks c = 0, 1 */
-#pragma unroll
-        for (int c = 0; c < 2; c++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                acc[c][e] = small[c][e] = 0.0f;
+        zero_acc(acc, small);
 #pragma unroll
         for (int j = 0; j < NCH; j++)
             MMA3X2(acc, small, ah[j], al[j], rh[j], rl[j]);
@@ -248,7 +253,7 @@ blur_mma(__global const float *in, __global float *out, int w, int h, __constant
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int yo = y + g + 8 * (e >> 1), xo = x0 + 8 * c + 2 * t + (e & 1);
-                if (xo < w && yo < h) out[yo * w + xo] = fma(small[c][e], 0x1p-15f, acc[c][e]) * OUT_DOWN;
+                if (xo < w && yo < h) out[yo * w + xo] = UNSPLIT(acc[c][e], small[c][e]) * OUT_DOWN;
             }
 #pragma unroll
         for (int j = 0; j < NCH - 1; j++)
