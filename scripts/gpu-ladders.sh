@@ -38,6 +38,23 @@ tune_run() {
   timeout "$limit" $cg tune "$@" --device "${RUN_DEVICE:-gpu}" --json "$out/$name.json" >"$out/$name.txt" 2>&1
   echo "rc=$?" >>"$out/commands.txt"
 }
+# conv_mma_job NAME RUNGS RUNG FILTERS MUTANTS MD LIMIT: a tensor-core convolution rung RUNG beside RUNGS:
+# verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and 32x32 with own values, its searches
+# at FILTERS, the tuned runs; then the mutants whose ids start conv-MUTANTS (an awk pattern), into MD.md, within
+# LIMIT seconds.
+conv_mma_job() {
+  local name=$1 c=$2 rung=$3 filters=$4 mutants=$5 md=$6 limit=$7 f ids
+  run $name-exact $c --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
+    run $name-random $c --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
+    run $name-8192 $c --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} --no-tuned
+  for f in $filters; do tune_run tune-$rung-$f 90 convolution:$rung --filter $f --size 8192 --runs 3; done
+  run $name-tuned $c --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
+  ids=$(awk "/^id: conv-$mutants/ {print \$2}" tests/mutation/convolution.mut | paste -sd,)
+  echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+  timeout "$limit" scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/$md.md" \
+    >"$out/$md.txt" 2>&1
+  echo "rc=$?" >>"$out/commands.txt"
+}
 # pack: the device tool brings back only a few files per call, so everything goes back as one archive too.
 pack() { tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")"; }
 trap pack EXIT
@@ -160,34 +177,14 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     done
     run f16-tuned convolution:best,convolution:tf32x3,convolution:f16x3,convolution:f16x3-split --size 8192 \
       --filter 17,32 --runs ${MMA_RUNS:-5} ;;
-  conv-halves) # f16x3-halves (a 16-tap chunk with a half of zeros as m16n8k8) beside f16x3-split, tf32x3 and best:
-    # verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and 32x32 with own values, its
-    # searches, the tuned runs; then the inline-PTX mutants of the fp16 kernel
-    C=convolution:best,convolution:tf32x3,convolution:f16x3-split,convolution:f16x3-halves
-    run halves-exact $C --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
-      run halves-random $C --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
-      run halves-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} --no-tuned
-    for f in 32 17; do tune_run tune-f16x3-halves-$f 90 convolution:f16x3-halves --filter $f --size 8192 --runs 3; done
-    run halves-tuned $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
-    ids=$(awk '/^id: conv-f16/ {print $2}' tests/mutation/convolution.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/f16-mutants.md" \
-      >"$out/f16-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+  conv-halves) # f16x3-halves (a 16-tap chunk with a half of zeros as m16n8k8) beside f16x3-split, tf32x3 and best;
+    # then the inline-PTX mutants of the fp16 kernel
+    conv_mma_job halves convolution:best,convolution:tf32x3,convolution:f16x3-split,convolution:f16x3-halves \
+      f16x3-halves "32 17" f16 f16-mutants 120 ;;
   conv-order) # f16x3-order (a chunk's three products issued in three passes over the column blocks) beside
-    # f16x3-halves, tf32x3 and best: verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and
-    # 32x32 with own values, its searches, the tuned runs; then its inline-PTX mutant and the fp16 kernel's
-    C=convolution:best,convolution:tf32x3,convolution:f16x3-halves,convolution:f16x3-order
-    run order-exact $C --size 333x517 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --check exact --runs 1 --warmup 0 &&
-      run order-random $C --size 1001x777 --filter 1,2,3,5,7x13,8,9,16x3,17,24,31,32 --runs 1 --warmup 0 &&
-      run order-8192 $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} --no-tuned
-    for f in 17 32; do tune_run tune-f16x3-order-$f 90 convolution:f16x3-order --filter $f --size 8192 --runs 3; done
-    run order-tuned $C --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
-    ids=$(awk '/^id: conv-(f16|order)/ {print $2}' tests/mutation/convolution.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 150 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/order-mutants.md" \
-      >"$out/order-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    # f16x3-halves, tf32x3 and best; then its inline-PTX mutant and the fp16 kernel's
+    conv_mma_job order convolution:best,convolution:tf32x3,convolution:f16x3-halves,convolution:f16x3-order \
+      f16x3-order "17 32" "(f16|order)" order-mutants 150 ;;
   conv-rows-tune) # the searches of tf32x3-rows (strip rows x warps splitting the filter rows) and tf32x3 at
     # session 16's winner (64 x 16 outputs a warp, 4 warps), at 32x32 then 17x17
     for f in 32 17; do
