@@ -282,8 +282,8 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
         run mma-odd-s$sg $M --size 333x517,336x517 --sigma $sg --runs 1 --warmup 0
         run mma-odd-exact-s$sg $M --size 333x517,336x517 --sigma $sg --check exact --runs 1 --warmup 0
       done
-    echo "\$ scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row --device gpu" >>"$out/commands.txt"
-    timeout 60 scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row --clgauge "$cg" \
+    echo "\$ scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner --device gpu" >>"$out/commands.txt"
+    timeout 60 scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner --clgauge "$cg" \
       --device gpu --md "$out/mma-mutants.md" >"$out/mma-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt"
     run mma-4096 $B --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&

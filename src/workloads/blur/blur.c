@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/clerr.h"
+#include "core/kfacts.h"
 #include "core/log.h"
 #include "core/pngio.h"
 #include "core/rng.h"
@@ -87,7 +88,10 @@ static const cg_rung rungs[] = {
  * work-group of their three passes (0: local size NULL; no kernel sizes anything by it) and the block length,
  * which sets the carries' count (h/BLK or w/BLK blocks per line) and the fix-up's loop; the carry buffer is
  * sized for the shortest block of the table and the space. No NULL for the tiled rungs: -DWGX sizes their
- * local tiles. Every rung's own values are among its space's. */
+ * local tiles. f16x3-sep and f16x3-vec: warps a group, output rows a warp walks (352 and 448 fill one wave at
+ * 4096^2 when a cap lifts the occupancy) and a register cap, NVIDIA only (80 and 96 a work-item allow 24 and 20
+ * warps an SM where the compiler's choice, about 122, allows 16; what does not fit spills). Every rung's own
+ * values are among its space's. */
 static const cg_tspace spaces[] = {
     {"fused", 3,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},
@@ -98,9 +102,10 @@ static const cg_tspace spaces[] = {
       {"cx", P_WGY, CG_TR_OTHER, 5, {0, 1, 2, 4, 8}},
       {"py", P_PY, CG_TR_OTHER, 5, {0, 64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {0, 16, 32, 64}}}},
-    {"f16x3-sep,f16x3-vec", 2,
+    {"f16x3-sep,f16x3-vec", 3,
      {{"ly", P_WGX, CG_TR_WG_Y, 4, {1, 2, 4, 8}},
-      {"py", P_PY, CG_TR_OTHER, 4, {64, 128, 256, 512}}}},
+      {"py", P_PY, CG_TR_OTHER, 6, {64, 128, 256, 352, 448, 512}},
+      {"regs", P_BLK, CG_TR_OTHER, 3, {0, 80, 96}}}},
     {"cpu-sums,cpu-ring", 2,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {1, 4, 16, 64}},
       {"py", P_PY, CG_TR_OTHER, 4, {64, 128, 256, 512}}}},
@@ -233,7 +238,8 @@ static cg_status make_host_data(const cg_run_opts *o, blur_state *s)
 
 static void shortest_block(const cg_rung *r, void *user)
 {
-    int *blk = user, a = r->p[P_ALGO]; /* P_BLK is a block length only for these (fused-ring: rows a load) */
+    int *blk = user, a = r->p[P_ALGO]; /* P_BLK is a block length only for these (fused-ring: rows a load;
+                                          A_MMA: a register cap) */
     if ((a == A_RGB_V || a == A_RGB_H || a == A_RGB) && r->p[P_BLK] > 0 && (*blk == 0 || r->p[P_BLK] < *blk))
         *blk = r->p[P_BLK];
 }
@@ -280,6 +286,7 @@ static cg_status blur_setup(cg_ctx *ctx, const cg_run_opts *o, void **state, cha
     }
     s->exact = o->check_exact;
     s->cpu = (ctx->dev->type & CL_DEVICE_TYPE_CPU) != 0;
+    s->nv_options = cg_kfacts_has_nv_verbose(ctx->dev);
     s->range = s->exact ? BLUR_EXACT_MAX : 1.0;
     cg_status st = pick_sigma(o, s);
     if (st == CG_OK) st = pick_size(ctx, o, s);
@@ -332,16 +339,18 @@ static void blur_model(const void *state, const cg_rung *r, cg_model *m)
 static void blur_options(const void *state, const cg_rung *r, char *buf, size_t len)
 {
     const blur_state *s = state;
-    bool ring = r->p[P_ALGO] == A_RING;
-    int blk = ring ? blur_ring_blk(s, r) : r->p[P_BLK];
+    bool ring = r->p[P_ALGO] == A_RING, mma = r->p[P_ALGO] == A_MMA;
+    int blk = ring ? blur_ring_blk(s, r) : mma ? 0 : r->p[P_BLK]; /* A_MMA's P_BLK: its register cap */
     int py = ring ? blur_ring_py(s, r) : r->p[P_PY];
     int n = snprintf(buf, len, "-DR=%d -DWGX=%d -DWGY=%d -DPY=%d", s->r, r->p[P_WGX], r->p[P_WGY], py);
     if (blk > 0 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, " -DBLK=%d", blk);
     if (ring && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " -DCX=%d -DU=%d", blur_ring_cx(s, r), BLUR_RING_U);
-    if (r->p[P_ALGO] == A_MMA && n > 0 && (size_t)n < len) /* H's scale: H 2^HS below 2^11 (blur_mma.cl) */
+    if (mma && n > 0 && (size_t)n < len) /* H's scale: H 2^HS below 2^11 (blur_mma.cl) */
         n += snprintf(buf + n, len - (size_t)n, " -DLY=%d -DHS=%d", r->p[P_WGX],
                       11 - (int)ceil(log2(s->range + 1.0)));
+    if (mma && r->p[P_BLK] > 0 && n > 0 && (size_t)n < len) /* blur_unsupported: only with NVIDIA's options */
+        n += snprintf(buf + n, len - (size_t)n, " -DREGCAP -cl-nv-maxrregcount=%d", r->p[P_BLK]);
     if (cg_rung_has_option(r, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
         for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
             n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);
@@ -391,6 +400,14 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
         snprintf(why, len, "ly=%d: 1 to 8 warps a group", wx);
     else if (a == A_MMA && (py < 16 || py > 65536 || py % 16))
         snprintf(why, len, "py=%d: a multiple of 16 output rows a warp walks, up to 65536", py);
+    else if (a == A_MMA && blk != 0 && (blk < 32 || blk > 255))
+        snprintf(why, len, "regs=%d: a register cap from 32 to 255 a work-item, or 0: the compiler's choice",
+                 blk);
+    else if (a == A_MMA && blk != 0 && !s->nv_options)
+        snprintf(why, len,
+                 "regs=%d: the register cap is NVIDIA's build option -cl-nv-maxrregcount, and this device "
+                 "lacks cl_nv_compiler_options; use regs=0",
+                 blk);
     else if (blocks && wx < 0)
         snprintf(why, len, "wg=%d: a work-group size, or 0 for NULL", wx);
     else if (blocks && blk < blk_min())

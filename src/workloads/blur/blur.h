@@ -43,8 +43,9 @@
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the
- * rows loaded into local memory at a time. f16x3-sep (A_MMA): P_WGX is its warps a group (-DLY), P_PY the
- * output rows a warp walks (a multiple of 16). */
+ * rows loaded into local memory at a time. f16x3-sep, f16x3-vec (A_MMA): P_WGX is its warps a group (-DLY),
+ * P_PY the output rows a warp walks (a multiple of 16), P_BLK a register cap (-cl-nv-maxrregcount; 0: none).
+ */
 enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
 enum {
     A_CONV2D,
@@ -89,14 +90,15 @@ enum {
 typedef struct blur_state {
     size_t w, h, n;
     double sigma;
-    int r;         /* radius: 2r+1 taps */
-    bool exact;    /* --check exact: integer pixels, dyadic weights g (docs/workloads/blur.md) */
-    bool cpu;      /* the device is a CPU (fused-ring's columns per work-item: blur_ring_cx) */
-    double range;  /* the largest input value: 1 (pixel / 255), or BLUR_EXACT_MAX when exact */
-    float *g, *g2; /* the kernels' 1D weights (2r+1), 2D weights (2r+1)^2 = g[j] * g[i] */
-    float *gt;     /* the sampled Gaussian's weights, the truth the recursive rungs are held to */
-    float c[4];    /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
-    float m[9];    /* the anti-causal pass's start at the far border (blur_yvv_boundary) */
+    int r;           /* radius: 2r+1 taps */
+    bool exact;      /* --check exact: integer pixels, dyadic weights g (docs/workloads/blur.md) */
+    bool cpu;        /* the device is a CPU (fused-ring's columns per work-item: blur_ring_cx) */
+    bool nv_options; /* the device takes NVIDIA's build options (cl_nv_compiler_options): f16x3's regs */
+    double range;    /* the largest input value: 1 (pixel / 255), or BLUR_EXACT_MAX when exact */
+    float *g, *g2;   /* the kernels' 1D weights (2r+1), 2D weights (2r+1)^2 = g[j] * g[i] */
+    float *gt;       /* the sampled Gaussian's weights, the truth the recursive rungs are held to */
+    float c[4];      /* Young-van Vliet B, b1/b0, b2/b0, b3/b0 */
+    float m[9];      /* the anti-causal pass's start at the far border (blur_yvv_boundary) */
     double bound_rows, bound_cols, bound_both; /* the recursive rungs' error bounds (blur_bound.c) */
     float dk[16]; /* Deriche's coefficients (blur_deriche_coeffs): n0..n3, m1..m4, d1..d4, the two starts */
     double dbound_rows, dbound_cols, dbound_both; /* the Deriche rungs' error bounds (blur_bound_dr.c) */

@@ -220,8 +220,15 @@ __attribute__((always_inline)) void row_chunk(__global const float *in, int w, i
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(32, LY, 1))) void
-blur_mma(__global const float *in, __global float *out, int w, int h, __constant float *gw)
+/* REGCAP (the search's register cap, -cl-nv-maxrregcount): no required size, as ptxas takes a kernel's
+ * required size (.reqntid) as its launch bounds and ignores the cap then */
+#ifdef REGCAP
+#define WG_SIZE
+#else
+#define WG_SIZE __attribute__((reqd_work_group_size(32, LY, 1)))
+#endif
+__kernel WG_SIZE void blur_mma(__global const float *in, __global float *out, int w, int h,
+                               __constant float *gw)
 {
     EMU_DECL
     int lane = get_local_id(0), g = lane >> 2, t = lane & 3;
