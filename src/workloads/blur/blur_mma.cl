@@ -4,7 +4,8 @@
  * and three products (hi hi, lo hi, hi lo) give fp32 accuracy. With EMULATE_MMA an OpenCL C stand-in replaces
  * the PTX (a test of the index logic on devices without nvidia-mma). Clamp-to-edge borders, as blur.cl's.
  * Build options: R (the radius: 2R+1 taps), LY (warps a group, side by side), PY (output rows a warp walks: a
- * multiple of 16), HS (H's scale, below), VEC (f16x3-vec: float4 loads, below), EMULATE_MMA.
+ * multiple of 16), HS (H's scale, below), VEC (f16x3-vec: float4 loads, below), ST4 (f16x3-st4, with VEC:
+ * float4 stores, below), EMULATE_MMA.
  *
  * A warp owns 16 output columns x0 .. x0 + 15 and walks PY output rows down, 16 at a time. With KOFF = 16
  * ceil(R / 16) and NCH = 1 + 2 ceil(R / 16) chunks of 16, the taps form NCH Toeplitz blocks, the same for
@@ -109,6 +110,17 @@ void emu_mma(float *d, const uint *a, const uint *b, __local uint *emu)
 #else
 #define COL_OF(e) (2 * t + ((e)&1) + 8 * ((e) >> 1))
 #define ROW_OF(i) (8 * (i) + g)
+#endif
+
+/* Which output a product's row m is (m = 0 .. 15; the same in both passes, as they share the taps). Plain:
+ * output m. ST4 (f16x3-st4): output 4 ((m / 2) % 4) + 2 (m / 8) + m % 2, a permutation of the taps' rows. Row
+ * m of the row pass is H's column M_OF(m), which is the column pass's n (column 8c + n of block c): a lane's
+ * four column-pass outputs of a row, (c, n) = (0, 2t), (0, 2t + 1), (1, 2t), (1, 2t + 1), are then columns
+ * 4t .. 4t + 3, one float4 store; its rows are M_OF(g) and M_OF(g + 8). Each output's sum is the same. */
+#ifdef ST4
+#define M_OF(m) (4 * (((m) >> 1) & 3) + 2 * ((m) >> 3) + ((m)&1))
+#else
+#define M_OF(m) (m)
 #endif
 
 /* lo and hi (k and k + 1) as one f16x2 word, rounded to nearest. */
@@ -239,7 +251,7 @@ __kernel WG_SIZE void blur_mma(__global const float *in, __global float *out, in
     for (int j = 0; j < NCH; j++)
 #pragma unroll
         for (int q = 0; q < 4; q++) {
-            int i = 16 * j + COL_OF(2 * (q >> 1)) - (g + 8 * (q & 1)) - KOFF + R;
+            int i = 16 * j + COL_OF(2 * (q >> 1)) - M_OF(g + 8 * (q & 1)) - KOFF + R;
             float a0 = i >= 0 && i < T ? gw[i] : 0.0f, a1 = i + 1 >= 0 && i + 1 < T ? gw[i + 1] : 0.0f;
             split2(a0 * SCALE_IN, a1 * SCALE_IN, &ah[j][q], &al[j][q]);
         }
@@ -255,6 +267,25 @@ __kernel WG_SIZE void blur_mma(__global const float *in, __global float *out, in
 #pragma unroll
         for (int j = 0; j < NCH; j++)
             MMA3X2(acc, small, ah[j], al[j], rh[j], rl[j]);
+#ifdef ST4 /* rows M_OF(g), M_OF(g + 8), columns 4t .. 4t + 3: a float4 where the warp's 16 columns are      \
+              inside */
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            int yo = y + M_OF(g + 8 * i), xo = x0 + 4 * t;
+            float o[4] = {UNSPLIT(acc[0][2 * i], small[0][2 * i]) * OUT_DOWN,
+                          UNSPLIT(acc[0][2 * i + 1], small[0][2 * i + 1]) * OUT_DOWN,
+                          UNSPLIT(acc[1][2 * i], small[1][2 * i]) * OUT_DOWN,
+                          UNSPLIT(acc[1][2 * i + 1], small[1][2 * i + 1]) * OUT_DOWN};
+            if (yo >= h) continue;
+            if ((w & 3) == 0 && x0 + 16 <= w) {
+                *(__global float4 *)(out + yo * w + xo) = (float4)(o[0], o[1], o[2], o[3]);
+                continue;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                if (xo + e < w) out[yo * w + xo + e] = o[e];
+        }
+#else
 #pragma unroll
         for (int c = 0; c < 2; c++)
 #pragma unroll
@@ -262,6 +293,7 @@ __kernel WG_SIZE void blur_mma(__global const float *in, __global float *out, in
                 int yo = y + g + 8 * (e >> 1), xo = x0 + 8 * c + 2 * t + (e & 1);
                 if (xo < w && yo < h) out[yo * w + xo] = UNSPLIT(acc[c][e], small[c][e]) * OUT_DOWN;
             }
+#endif
 #pragma unroll
         for (int j = 0; j < NCH - 1; j++)
 #pragma unroll
