@@ -271,29 +271,32 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     tune_run order-17 40 convolution:f16x3-order --filter 17 --size 8192 --space 'bx=64;by=16;ly=4' --runs 3
     tune_run order-32 40 convolution:f16x3-order --filter 32 --size 8192 --space 'bx=32;by=16;ly=4' --runs 3
     run order-peers-run convolution:best,convolution:f16x3-order --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5} ;;
-  blur-mma) # issue 21: f16x3-sep (both separable passes as f16x3 Toeplitz products on tensor cores) and
-    # f16x3-vec (its float4 loads) beside fused-ring: verified at odd sizes (random, exact; 336 and 1000 columns
-    # for f16x3-vec's float4 path) over the sigma range they take (0.5 to 16) and refused past it; 4096^2 and
-    # 8192^2 at sigma 5 with own values; their searches at 4096^2; the tuned runs; sigma sweep
-    B=blur:fused-ring,blur:f16x3-sep,blur:f16x3-vec M=blur:f16x3-sep,blur:f16x3-vec
+  blur-mma) # issue 21: the f16x3 rungs (both separable passes as f16x3 Toeplitz products on tensor cores):
+    # f16x3-sep, f16x3-vec (float4 loads), f16x3-st4 (float4 stores), f16x3-pf (L2 prefetches) beside
+    # fused-ring: verified at odd sizes (random, exact; 336 and 1000 columns for the float4 paths) over the sigma
+    # range they take (0.5 to 16) and refused past it; their mutants; 4096^2 and 8192^2 at sigma 5 with own
+    # values; their searches (4096^2: ly 1, 2, 4 x py 256, 512; 8192^2: ly 1, 2 x py 512); the tuned runs;
+    # the sigma sweep
+    M=blur:f16x3-sep,blur:f16x3-vec,blur:f16x3-st4,blur:f16x3-pf B=blur:fused-ring,$M
     run mma-odd $B --size 333x517,1001x777,1000x777 --sigma 5 --runs 1 --warmup 0 &&
       run mma-odd-exact $B --size 333x517,336x517 --sigma 5 --check exact --runs 1 --warmup 0 &&
       for sg in 0.5 2 5.4 10 16 20; do
         run mma-odd-s$sg $M --size 333x517,336x517 --sigma $sg --runs 1 --warmup 0
         run mma-odd-exact-s$sg $M --size 333x517,336x517 --sigma $sg --check exact --runs 1 --warmup 0
       done
-    echo "\$ scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner --device gpu" >>"$out/commands.txt"
-    timeout 60 scripts/mutation.sh --only blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner --clgauge "$cg" \
-      --device gpu --md "$out/mma-mutants.md" >"$out/mma-mutants.txt" 2>&1
+    muts=blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner,blur-mma-st4-row,blur-mma-st4-order
+    echo "\$ scripts/mutation.sh --only $muts --device gpu" >>"$out/commands.txt"
+    timeout 90 scripts/mutation.sh --only $muts --clgauge "$cg" --device gpu --md "$out/mma-mutants.md" \
+      >"$out/mma-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt"
     run mma-4096 $B --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
       run mma-8192 $B --size 8192x8192 --sigma 5 --runs 5 --no-tuned
-    tune_run tune-f16x3-sep 60 blur:f16x3-sep --size 4096x4096 --sigma 5 --runs 5
-    tune_run tune-f16x3-vec 60 blur:f16x3-vec --size 4096x4096 --sigma 5 --runs 5
-    tune_run tune-f16x3-sep-8192 60 blur:f16x3-sep --size 8192x8192 --sigma 5 --runs 5 --space 'ly=1,2;py=256,512'
-    tune_run tune-f16x3-vec-8192 60 blur:f16x3-vec --size 8192x8192 --sigma 5 --runs 5 --space 'ly=1,2;py=256,512'
-    run mma-4096-tuned $B --size 4096x4096 --sigma 5 --runs 10 &&
-      run mma-8192-tuned $B --size 8192x8192 --sigma 5 --runs 5 &&
+    for r in f16x3-sep f16x3-vec f16x3-st4 f16x3-pf; do
+      tune_run tune-$r 40 blur:$r --size 4096x4096 --sigma 5 --runs 5 --space 'ly=1,2,4;py=256,512'
+      tune_run tune-$r-8192 30 blur:$r --size 8192x8192 --sigma 5 --runs 5 --space 'ly=1,2;py=512'
+    done
+    run mma-4096-tuned $B --size 4096x4096 --sigma 5 --runs 20 &&
+      run mma-8192-tuned $B --size 8192x8192 --sigma 5 --runs 10 &&
       for sg in 2 10 16; do run mma-sweep-s$sg $B --size 4096x4096 --sigma $sg --runs 5 --no-tuned; done ;;
   cloth-tiles) # issue 17: the temporal-tile Jacobi rungs against jacobi and best, 10 and 20 iterations
     run cloth-tiles cloth:jacobi,cloth:best,cloth:jacobi-local,cloth:jacobi-k2,cloth:jacobi-k4 --grid 1024x1024 &&

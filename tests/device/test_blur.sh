@@ -38,10 +38,11 @@ import json, sys
 rep = json.load(open(sys.argv[1]))
 rows = [r for r in rep["results"] if r["workload"] == "blur"]
 names = [r["rung"] for r in rows]
-bad = [n for n in sys.argv[3:] + ["f16x3-sep", "f16x3-vec"] if n not in names]
-# f16x3-sep and f16x3-vec (tensor cores: inline PTX) are unsupported with that reason where the device lacks
+MMA = ("f16x3-sep", "f16x3-vec", "f16x3-st4", "f16x3-pf")
+bad = [n for n in sys.argv[3:] + list(MMA) if n not in names]
+# the f16x3 rungs (tensor cores: inline PTX) are unsupported with that reason where the device lacks
 # nvidia-mma (PoCL without CLGAUGE_EMULATE_MMA; test_mma_emulated.sh checks them under the emulation)
-mma = [r for r in rows if r["rung"] in ("f16x3-sep", "f16x3-vec") and r["status"] == "unsupported" and
+mma = [r for r in rows if r["rung"] in MMA and r["status"] == "unsupported" and
        "nvidia-mma" in r.get("reason", "")]
 bad += ["%s: %s %s" % (r["rung"], r["status"], r.get("reason", "")) for r in rows
         if r["status"] != "ok" and r not in mma]
