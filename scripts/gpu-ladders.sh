@@ -275,8 +275,9 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     # f16x3-sep, f16x3-vec (float4 loads), f16x3-st4 (float4 stores), f16x3-pf (L2 prefetches) beside
     # fused-ring: verified at odd sizes (random, exact; 336 and 1000 columns for the float4 paths) over the sigma
     # range they take (0.5 to 16) and refused past it; their mutants; 4096^2 and 8192^2 at sigma 5 with own
-    # values; their searches (4096^2: ly 1, 2, 4 x py 256, 512; 8192^2: ly 1, 2 x py 512); the tuned runs;
-    # the sigma sweep
+    # values; their searches at 4096^2 (ly 1, 2, 4 x py 256, 512; f16x3-pf's also at 8192^2: ly 1, 2 x py
+    # 512); the tuned runs; the sigma sweep. About 7 minutes on an H200 with the build (session 22's call, cut at
+    # 370 s, reached f16x3-pf's search): run `peers` before it (GPU_JOBS="peers blur-mma") when time is short
     M=blur:f16x3-sep,blur:f16x3-vec,blur:f16x3-st4,blur:f16x3-pf B=blur:fused-ring,$M
     run mma-odd $B --size 333x517,1001x777,1000x777 --sigma 5 --runs 1 --warmup 0 &&
       run mma-odd-exact $B --size 333x517,336x517 --sigma 5 --check exact --runs 1 --warmup 0 &&
@@ -291,10 +292,10 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     echo "rc=$?" >>"$out/commands.txt"
     run mma-4096 $B --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
       run mma-8192 $B --size 8192x8192 --sigma 5 --runs 5 --no-tuned
-    for r in f16x3-sep f16x3-vec f16x3-st4 f16x3-pf; do
+    for r in f16x3-pf f16x3-st4 f16x3-vec f16x3-sep; do
       tune_run tune-$r 40 blur:$r --size 4096x4096 --sigma 5 --runs 5 --space 'ly=1,2,4;py=256,512'
-      tune_run tune-$r-8192 30 blur:$r --size 8192x8192 --sigma 5 --runs 5 --space 'ly=1,2;py=512'
     done
+    tune_run tune-f16x3-pf-8192 30 blur:f16x3-pf --size 8192x8192 --sigma 5 --runs 5 --space 'ly=1,2;py=512'
     run mma-4096-tuned $B --size 4096x4096 --sigma 5 --runs 20 &&
       run mma-8192-tuned $B --size 8192x8192 --sigma 5 --runs 10 &&
       for sg in 2 10 16; do run mma-sweep-s$sg $B --size 4096x4096 --sigma $sg --runs 5 --no-tuned; done ;;

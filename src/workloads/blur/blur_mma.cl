@@ -234,8 +234,9 @@ __attribute__((always_inline)) void row_chunk(__global const float *in, int w, i
     }
 }
 
-/* REGCAP (the search's register cap, -cl-nv-maxrregcount): no required size, as ptxas takes a kernel's
- * required size (.reqntid) as its launch bounds and ignores the cap then */
+/* REGCAP (the search's register cap, -cl-nv-maxrregcount): no required size. With it NVIDIA's compiler
+ * ignored the cap (an H200, session 21: 122 registers whatever the cap); without it the cap takes (session
+ * 22: 96, 80, 64). Likely: the required size reaches ptxas as launch bounds, which override a cap. */
 #ifdef REGCAP
 #define WG_SIZE
 #else
