@@ -92,10 +92,9 @@ static const cg_rung rungs[] = {
  * work-group of their three passes (0: local size NULL; no kernel sizes anything by it) and the block length,
  * which sets the carries' count (h/BLK or w/BLK blocks per line) and the fix-up's loop; the carry buffer is
  * sized for the shortest block of the table and the space. No NULL for the tiled rungs: -DWGX sizes their
- * local tiles. f16x3-sep and f16x3-vec: warps a group, output rows a warp walks (352 and 448 fill one wave at
- * 4096^2 when a cap lifts the occupancy) and a register cap, NVIDIA only (80 and 96 a work-item allow 24 and 20
- * warps an SM where the compiler's choice, about 122, allows 16; what does not fit spills). Every rung's own
- * values are among its space's. */
+ * local tiles. The f16x3 rungs: warps a group, output rows a warp walks and a register cap, 0 only (the
+ * compiler's choice, about 122 a work-item): --space 'regs=80' tries one on NVIDIA (-cl-nv-maxrregcount; on an
+ * H200 every cap lost to its spills, session 22). Every rung's own values are among its space's. */
 static const cg_tspace spaces[] = {
     {"fused", 3,
      {{"wgx", P_WGX, CG_TR_WG_X, 4, {16, 32, 64, 128}},

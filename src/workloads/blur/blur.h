@@ -43,7 +43,7 @@
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the
- * rows loaded into local memory at a time. f16x3-sep, f16x3-vec (A_MMA): P_WGX is its warps a group (-DLY),
+ * rows loaded into local memory at a time. The f16x3 rungs (A_MMA): P_WGX is its warps a group (-DLY),
  * P_PY the output rows a warp walks (a multiple of 16), P_BLK a register cap (-cl-nv-maxrregcount; 0: none).
  */
 enum { P_ALGO, P_WGX, P_WGY, P_PY, P_BLK };
