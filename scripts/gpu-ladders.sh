@@ -680,6 +680,24 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     run tiles2-4096 $T --size 4096x4096 --runs 10 --no-tuned &&
       run tiles2-8192 $T --size 8192x8192 --runs 5 --no-tuned
     tune_run tune2-recursive-tiles 120 blur:recursive-tiles --size 4096x4096 --budget 50 --runs 5 ;;
+  fixl) # issue 21: recursive-fixl (the fix-ups' carries staged through local memory by 32 x fy groups) beside
+    # recursive-tiles: verified at odd sizes (rows and columns with a short chunk), exact, sigma 0.5 and 32; 4096^2
+    # and 8192^2 with own values (the stages_s of each pass in the JSON); its search; tuned runs; its mutants
+    R=blur:recursive-tiles,blur:recursive-fixl
+    run fixl-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
+      run fixl-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
+      run fixl-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
+      run fixl-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
+    run fixl-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
+      run fixl-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    tune_run tune-recursive-fixl 120 blur:recursive-fixl --size 4096x4096 --runs 5
+    run fixl-4096-tuned $R --size 4096x4096 --runs 10 &&
+      run fixl-8192-tuned $R --size 8192x8192 --runs 5
+    ids=$(awk '/^id: blur-fixl-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/fixl-mutants.md" \
+      >"$out/fixl-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
     # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
     R=blur:rgV-blocks,blur:recursive-tiles

@@ -10,7 +10,8 @@
 # the block rungs (Nehab et al.) at every residue of the block length and over the sigma range, and their carry
 # fix-up broken four ways (skipped, not propagated, the last block's map, the anti-causal carry's causal part);
 # the tile rungs (the rows' blocks through 32-row local tiles) at every residue of the tile's rows too, their
-# tile loaded a row late and their pass 3 without carries;
+# tile loaded a row late and their pass 3 without carries; recursive-fixl (the fix-ups staged through local
+# memory) with them, its staging broken four ways;
 # the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
 # recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
 # transposeLS three ways;
@@ -19,10 +20,11 @@
 # Usage: bash test_blur.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
-    fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles"
+    fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles
+    recursive-fixl"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS3="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
-BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles"
+BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -55,7 +57,9 @@ stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "b
                                "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
           "rgH-tiles": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix", "blur_rgb_rows_out_t"],
           "recursive-tiles": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix", "blur_rgb_rows_out_t",
-                              "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"]}
+                              "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
+          "recursive-fixl": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
+                             "blur_rgb_cols_carry", "blur_rgb_cols_fix_l", "blur_rgb_cols_out"]}
 bad += ["%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]])
         for r in rows if r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]]
 for b in bad:
@@ -248,6 +252,25 @@ for mutant in "            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;| 
     printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_tile"
     expect_wrong_each "tile mutant '${mutant##*|}'" blur:rgH-tiles,blur:recursive-tiles -- "$BIN" run \
         blur:rgH-tiles,blur:recursive-tiles --kernel-dir "$TESTTMP/blur_wrong_tile" --size 333x517 --runs 1 --warmup 0
+done
+
+# 2a''. recursive-fixl's staged fix-up (333x517: rows of 11 blocks, one short chunk; columns of 17, a full
+#      chunk and a short one): a chunk's slots loaded every other helper row (stale slots), the barrier between
+#      the loads and the sequential work dropped (caught on PoCL, whose work-items run in turn between
+#      barriers: work-item (l, 0) goes first), the anti-causal part taking its causal states from the wrong
+#      stage, a chunk's stores running past the line's last block (into the next slot's first blocks).
+for mutant in "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += 2 * WGY)" \
+    "        fix_stage(cz, ts, k0, 0, nb, lines, line, true);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (seq)
+            for (int kk = 0;|        fix_stage(cz, ts, k0, 0, nb, lines, line, true);
+        if (seq)
+            for (int kk = 0;" \
+    "float3 a = lslots(ta, kk), sk = lslots(ts, kk);|float3 a = lslots(ta, kk), sk = lslots(ta, kk);" \
+    "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB; kk += WGY)"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_fixl"
+    expect_wrong_each "fix-up staging mutant '${mutant##*|}'" blur:recursive-fixl -- "$BIN" run \
+        blur:recursive-fixl --kernel-dir "$TESTTMP/blur_wrong_fixl" --size 333x517 --runs 1 --warmup 0
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before

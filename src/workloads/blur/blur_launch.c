@@ -10,6 +10,7 @@
 enum { B_IN, B_OUT, B_TMP, B_TMP2 };
 /* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block); S_TILES_H (the
  * rows' S_BLOCKS_H steps of a rung built with -DTILES): 32 x (wg/32) groups, 32 rows and wg/32 blocks each */
+/* S_FIXL_H, S_FIXL_W (the fix-ups of a rung built with -DFIXL): 32 x WGY groups, 32 rows (columns) each */
 /* S_TRANSPOSE: 32x8 groups over 32x32 tiles; S_TRANSPOSE16: the guide's 16x16 groups, one pixel each */
 typedef enum {
     S_PIXEL,
@@ -23,7 +24,9 @@ typedef enum {
     S_TRANSPOSE16,
     S_BLOCKS_H,
     S_BLOCKS_W,
-    S_TILES_H
+    S_TILES_H,
+    S_FIXL_H,
+    S_FIXL_W
 } shape;
 /* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels;
  * X_D: Deriche's coefficients (a float16) */
@@ -37,6 +40,8 @@ typedef struct step {
     extra_arg extra;
     /* the step's kernel in a rung built with -DTILES (its shape then S_TILES_H); NULL: none */
     const char *tiled;
+    /* the step's kernel in a rung built with -DFIXL (a fix-up; its shape then S_FIXL_H or S_FIXL_W) */
+    const char *fixl;
 } step;
 
 #define MAX_STEPS 6
@@ -62,16 +67,16 @@ static const step plans[A_COUNT][MAX_STEPS] = {
     [A_CPU] = {{"blur_cpu_ring", B_IN, B_OUT, 0, S_CPU, X_G}},
     [A_MMA] = {{"blur_mma", B_IN, B_OUT, 0, S_MMA, X_G}},
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
-                 {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS},
+                 {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l"},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
     [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
-                 {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS},
+                 {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l"},
                  {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"}},
     [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
-               {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS},
+               {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l"},
                {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"},
                {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
-               {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS},
+               {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l"},
                {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
     [A_DR_H] = {{"blur_dr_rows", B_IN, B_OUT, 0, S_LINE_H, X_D}},
     [A_DR_V] = {{"blur_dr_cols", B_IN, B_OUT, 0, S_LINE_W, X_D}},
@@ -171,6 +176,11 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
         l->local[1] = tg;
         l->global[0] = round_up(h, 32);
         l->global[1] = round_up((w + blk - 1) / blk, tg);
+    } else if (sh == S_FIXL_H || sh == S_FIXL_W) {
+        l->local[0] = 32;
+        l->local[1] = wy;
+        l->global[0] = round_up(sh == S_FIXL_H ? h : w, 32);
+        l->global[1] = wy;
     } else if (sh == S_BLOCKS_H || sh == S_BLOCKS_W) {
         size_t blk = (size_t)r->p[P_BLK], lines = sh == S_BLOCKS_H ? h : w, len = sh == S_BLOCKS_H ? w : h;
         l->auto_local = wx == 0;
@@ -252,7 +262,10 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
-    if (cg_rung_has_option(r, "-DTILES")) return r->p[P_BLK] < 0 ? 0 : LOCAL_TILES(wx, (size_t)r->p[P_BLK]);
+    if (cg_rung_has_option(r, "-DTILES")) { /* with -DFIXL the larger of the tiles and the fix-up's stages */
+        size_t t = r->p[P_BLK] < 0 ? 0 : LOCAL_TILES(wx, (size_t)r->p[P_BLK]);
+        return cg_rung_has_option(r, "-DFIXL") && LOCAL_FIXL > t ? LOCAL_FIXL : t;
+    }
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
            : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(s, r))
            : a == A_SEP_LOCAL ? (LOCAL_SEP(wx, wy, rad) > rows ? LOCAL_SEP(wx, wy, rad) : rows)
@@ -281,14 +294,15 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     /* a block rung's blocks have their own bound: its plan passes the carries (fused-ring's P_BLK is a batch)
      */
     q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
-    bool tiles = cg_rung_has_option(r, "-DTILES");
+    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL");
     for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
         launch *l = &q->l[q->n++];
-        /* -DTILES: the steps with a tiled kernel (the rows' block passes 1 and 3) take it; the rest as
-         * planned */
-        bool tiled = tiles && p->tiled;
-        const char *kernel = tiled ? p->tiled : p->kernel;
-        shape_launch(s, r, tiled ? S_TILES_H : p->shape, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        /* -DTILES: the steps with a tiled kernel (the rows' block passes 1 and 3) take it; -DFIXL: the
+         * fix-ups take their staged kernel; the rest as planned */
+        bool tiled = tiles && p->tiled, fixed = fixl && p->fixl;
+        const char *kernel = tiled ? p->tiled : fixed ? p->fixl : p->kernel;
+        shape sh = tiled ? S_TILES_H : !fixed ? p->shape : p->shape == S_LINE_H ? S_FIXL_H : S_FIXL_W;
+        shape_launch(s, r, sh, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;
         if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;

@@ -447,4 +447,111 @@ blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h,
     if (k < nb) tile_store(t, out, w, h, y0, k);
 }
 #endif /* TILES */
+
+#ifdef FIXL
+/* recursive-fixl: pass 2 (blk_fix's arithmetic, in its order) with the carries staged through local memory.
+ * A group of 32 x WGY work-items takes 32 lines: work-item (l, r) loads and stores the slots of its line l
+ * for blocks r, r + WGY, ... of a chunk of FIX_CB blocks (32 neighbouring lines, 32 neighbouring floats:
+ * coalesced), so a group has WGY times the loads in flight that blk_fix's one work-item a line has; between
+ * two barriers work-item (l, 0) runs the line's chunk in sequence from local memory. Local
+ * [block][slot][line]: the 32 lines are 32 banks. */
+#define FIX_CB 16
+
+/* Slots j0 .. j0 + 2 of blocks k0 .. k0 + FIX_CB - 1 of line `line` between global cz (slots nb * lines
+ * apart, as slots()) and local t[kk][j][l]; to_local: load, else store. Blocks past nb are left alone. */
+void fix_stage(__global float *cz, __local float *t, int k0, int j0, int nb, int lines, int line,
+               bool to_local)
+{
+    int l = get_local_id(0);
+    if (line >= lines) return;
+    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)
+        for (int j = 0; j < 3; j++) {
+            __global float *g = cz + ((j0 + j) * nb + k0 + kk) * lines;
+            if (to_local)
+                t[(kk * 3 + j) * 32 + l] = g[0];
+            else
+                g[0] = t[(kk * 3 + j) * 32 + l];
+        }
+}
+
+float3 lslots(__local const float *t, int kk)
+{
+    int l = get_local_id(0);
+    return (float3)(t[(kk * 3) * 32 + l], t[(kk * 3 + 1) * 32 + l], t[(kk * 3 + 2) * 32 + l]);
+}
+
+void put_lslots(__local float *t, int kk, float3 v)
+{
+    int l = get_local_id(0);
+    t[(kk * 3) * 32 + l] = v.x;
+    t[(kk * 3 + 1) * 32 + l] = v.y;
+    t[(kk * 3 + 2) * 32 + l] = v.z;
+}
+
+/* The line's pass 2 (x its first sample, n samples stride apart; cz its carries), every work-item of the
+ * group calling it (the barriers). ts, ta: FIX_CB x 3 x 32 floats each. */
+void blk_fix_l(__global const float *x, __global float *cz, int n, int stride, int lines, int line, float16 m,
+               float16 M, float16 Ml, float16 F, float16 Fl, __local float *ts, __local float *ta)
+{
+    int nb = (n + BLK - 1) / BLK;
+    bool seq = get_local_id(1) == 0 && line < lines; /* the work-item that runs the line */
+    float3 s = seq ? (float3)(x[0]) : (float3)(0.0f);
+    for (int k0 = 0; k0 < nb; k0 += FIX_CB) { /* causal: slots 0-2 hold z, then the state entering */
+        fix_stage(cz, ts, k0, 0, nb, lines, line, true);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (seq)
+            for (int kk = 0; kk < FIX_CB && k0 + kk < nb; kk++) {
+                int k = k0 + kk;
+                float3 z = lslots(ts, kk);
+                put_lslots(ts, kk, s);
+                s = mat3(k == nb - 1 ? Ml : M, s) + z;
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        fix_stage(cz, ts, k0, 0, nb, lines, line, false);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float3 t = (float3)(0.0f);
+    if (seq) {
+        float e = x[(n - 1) * stride];
+        float3 d = s - e;
+        t = e + (float3)(m.s0 * d.x + m.s1 * d.y + m.s2 * d.z, m.s3 * d.x + m.s4 * d.y + m.s5 * d.z,
+                         m.s6 * d.x + m.s7 * d.y + m.s8 * d.z);
+    }
+    /* anti-causal, chunks from the last: slots 3-5 hold a, then the state entering from the far side; the
+     * causal states (slots 0-2, fixed above) come along read-only */
+    for (int k0 = (nb - 1) / FIX_CB * FIX_CB; k0 >= 0; k0 -= FIX_CB) {
+        fix_stage(cz, ts, k0, 0, nb, lines, line, true);
+        fix_stage(cz, ta, k0, 3, nb, lines, line, true);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (seq)
+            for (int kk = min(FIX_CB, nb - k0) - 1; kk >= 0; kk--) {
+                int k = k0 + kk;
+                float3 a = lslots(ta, kk), sk = lslots(ts, kk);
+                put_lslots(ta, kk, t);
+                t = mat3(k == nb - 1 ? Ml : M, t) + a + mat3(k == nb - 1 ? Fl : F, sk);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        fix_stage(cz, ta, k0, 3, nb, lines, line, false);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(32, WGY, 1))) void
+blur_rgb_cols_fix_l(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
+                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    __local float ts[FIX_CB * 3 * 32], ta[FIX_CB * 3 * 32];
+    int x = get_global_id(0);
+    blk_fix_l(in + min(x, w - 1), carry + x, h, w, w, x, m, M, Ml, F, Fl, ts, ta);
+}
+
+__kernel __attribute__((reqd_work_group_size(32, WGY, 1))) void
+blur_rgb_rows_fix_l(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
+                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    __local float ts[FIX_CB * 3 * 32], ta[FIX_CB * 3 * 32];
+    int y = get_global_id(0);
+    blk_fix_l(in + min(y, h - 1) * w, carry + y, w, 1, h, y, m, M, Ml, F, Fl, ts, ta);
+}
+#endif /* FIXL */
 #endif
