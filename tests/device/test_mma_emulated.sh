@@ -105,8 +105,7 @@ fi
 # strips (2 groups across, 3 strips down, the last of 5 rows) with --check exact (H scaled by 2^7, not 2^10),
 # and a register cap, unsupported there;
 # then its taps one place off, caught; f16x3-vec (float4 loads) and its row order broken; f16x3-st4 (float4
-# stores) and f16x3-pf (L2 prefetches), and f16x3-st4's store rows unpermuted. Eight emulated builds, each
-# slow on PoCL: the normal pass only.
+# stores) and its store rows unpermuted. Seven emulated builds, each slow on PoCL: the normal pass only.
 if ! sanitizer_pass; then
     expect 0 "^blur:f16x3-sep  *OK" -- "$BIN" run blur:f16x3-sep --size 37x37 --sigma 5 --runs 1 --warmup 0
     out=$TESTTMP/mma_emu_blur_tune.out
@@ -137,15 +136,11 @@ PY
 PY
     expect_wrong_each "f16x3-vec's row order off" blur:f16x3-vec -- "$BIN" run blur:f16x3-vec --kernel-dir "$wrong" \
         --size 68x37 --sigma 5 --runs 1 --warmup 0
-    # f16x3-st4 and f16x3-pf at 68 columns, exact: warps 0 to 3 store float4s, warp 4 (columns 64 .. 67 of its
-    # 16) scalars; then f16x3-st4 storing each row where the unpermuted products would have it, caught
-    out=$TESTTMP/mma_emu_blur_st4.out
-    "$BIN" run blur:f16x3-st4,blur:f16x3-pf --size 68x37 --sigma 5 --check exact --runs 1 --warmup 0 >"$out" 2>&1
-    rc=$?
-    if [ "$rc" -ne 0 ] || ! grep -q "^blur:f16x3-st4  *OK" "$out" || ! grep -q "^blur:f16x3-pf  *OK" "$out"; then
-        cat "$out"
-        fail "blur:f16x3-st4 and f16x3-pf at 68x37 under emulation: exit $rc, want 0 and both OK"
-    fi
+    # f16x3-st4 at 68 columns, exact: warps 0 to 3 store float4s, warp 4 (columns 64 .. 67 of its 16) scalars;
+    # then storing each row where the unpermuted products would have it, caught. (f16x3-pf is f16x3-st4 plus an
+    # L2 prefetch, which the emulation leaves out: the same code here, so not built twice.)
+    expect 0 "^blur:f16x3-st4  *OK" -- "$BIN" run blur:f16x3-st4 --size 68x37 --sigma 5 --check exact --runs 1 \
+        --warmup 0
     wrong=$TESTTMP/mma_emu_wrong_blur_st4
     make_wrong blur_mma.cl "$wrong" <<'PY'
 [("int yo = y + M_OF(g + 8 * i)", "int yo = y + g + 8 * i")]
