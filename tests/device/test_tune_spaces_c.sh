@@ -9,7 +9,7 @@
 #     sized for (8) and refused; blk=16 runs (a wrong -DBLK fails the check: the host's block maps are for 16);
 #  2b. blur:rgH-tiles: wg 0, 48 (refused: not a multiple of 32) and 64 (32x2 groups, 64 x 17 floats of tiles)
 #     with blocks of 16;
-#  2c. blur:recursive-fixl: fy 1 and 3 verified, 0 and 33 refused;
+#  2c. blur:recursive-fixl: fy 1 and 3 verified, 0 and 33 refused; chunks of 3 blocks verified, 0 refused;
 #  3. blur:sep-local 8x64 under a 9000 B local-memory cap: refused for the row kernel's 64 x (8 + 30) floats
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
@@ -61,13 +61,17 @@ for g in (0, 48):
 '
 
 # 2c. blur:recursive-fixl: its fix-ups' groups of 32 lines x fy work-items (fy 1 and 3 verified, 0 and 33
-#     refused: 1 to 32), blocks of 8 (rows of 5, columns of 4: one short chunk each).
-tune blur:recursive-fixl --size 37x29 --space 'wg=32;fy=1,3,0,33;blk=8'
+#     refused: 1 to 32) and chunks of cb blocks (3 verified: rows of 5 blocks of 8 are a chunk of 3 and a short
+#     one; 0 refused: 1 to 64).
+tune blur:recursive-fixl --size 37x29 --space 'wg=32;fy=1,3,0,33;cb=3,0;blk=8'
 check "blur:recursive-fixl" '
-ok("wg=32,fy=1,blk=8")
-ok("wg=32,fy=3,blk=8")
+ok("wg=32,fy=1,cb=3,blk=8")
+ok("wg=32,fy=3,cb=3,blk=8")
 for f in (0, 33):
-    skip("wg=32,fy=%d,blk=8" % f, "1 to 32 work-items a line")
+    for c in (3, 0):
+        skip("wg=32,fy=%d,cb=%d,blk=8" % (f, c), "1 to 32 work-items a line")
+for f in (1, 3):
+    skip("wg=32,fy=%d,cb=0,blk=8" % f, "1 to 64 blocks a chunk")
 '
 
 # fused-ring: cx (0, 1, 2, 4) and blk (a multiple of 8) refused otherwise; local memory blk x (wgx + NV - 1) x cx

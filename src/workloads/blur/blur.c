@@ -84,8 +84,8 @@ static const cg_rung rungs[] = {
      "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB_H, 64, 1, 1, BLUR_BLK}},
     {"recursive-tiles", "vs recursive-blocks: the row passes' blocks through local tiles (as rgH-tiles): coalesced",
      "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB, 64, 1, 1, BLUR_BLK}},
-    {"recursive-fixl", "vs recursive-tiles: the fix-ups' carries staged through local memory by 32 x 8 groups: 8x the loads in flight, the same sums",
-     "blur_rgb_rows_carry_t", "-DTILES -DFIXL", 0, LOCAL_FIXL, {A_RGB, 64, 8, 1, BLUR_BLK}},
+    {"recursive-fixl", "vs recursive-tiles: the fix-ups' carries staged through local memory by 32 x 8 groups, 16 blocks at a time: 8x the loads in flight, the same sums",
+     "blur_rgb_rows_carry_t", "-DTILES -DFIXL", 0, LOCAL_FIXL(16), {A_RGB, 64, 8, 16, BLUR_BLK}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h). fused: the group's sides and the output rows per work-item
@@ -123,10 +123,11 @@ static const cg_tspace spaces[] = {
     {"rgH-tiles,recursive-tiles", 2,
      {{"wg", P_WGX, CG_TR_OTHER, 4, {32, 64, 128, 256}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {8, 16, 32, 64}}}},
-    {"recursive-fixl", 3,
-     {{"wg", P_WGX, CG_TR_OTHER, 3, {32, 64, 128}},
-      {"fy", P_WGY, CG_TR_OTHER, 4, {2, 4, 8, 16}},
-      {"blk", P_BLK, CG_TR_OTHER, 3, {16, 32, 64}}}},
+    {"recursive-fixl", 4,
+     {{"wg", P_WGX, CG_TR_OTHER, 2, {64, 128}},
+      {"fy", P_WGY, CG_TR_OTHER, 3, {4, 8, 16}},
+      {"cb", P_PY, CG_TR_OTHER, 2, {16, 32}},
+      {"blk", P_BLK, CG_TR_OTHER, 2, {32, 64}}}},
 };
 /* clang-format on */
 
@@ -402,6 +403,9 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)", wx);
     else if (cg_rung_has_option(r, "-DFIXL") && (wy < 1 || wy > 32))
         snprintf(why, len, "fy=%d: 1 to 32 work-items a line in the fix-ups' groups of 32 lines", wy);
+    else if (cg_rung_has_option(r, "-DFIXL") && (py < 1 || py > 64))
+        snprintf(why, len, "cb=%d: 1 to 64 blocks a chunk of the fix-ups (2 x cb x 384 B of local memory)",
+                 py);
     else if (a == A_MMA && s->r > BLUR_MMA_MAX_R)
         snprintf(why, len,
                  "radius %d (sigma %g): the tensor-core rung takes radii up to %d (sigma %d); its taps' and "

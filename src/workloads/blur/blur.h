@@ -40,9 +40,8 @@
     ((size_t)(blk) * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
 /* rgH-tiles' and recursive-tiles' row passes: wx/32 tiles of 32 rows of blk pixels, each row padded by one */
 #define LOCAL_TILES(wx, blk) ((size_t)(wx) * ((blk) + 1) * sizeof(float))
-/* recursive-fixl's fix-up kernels (blur_rec.cl, FIXL): two stages of FIX_CB = 16 blocks x 3 slots x 32 lines
- */
-#define LOCAL_FIXL (2 * 16 * 3 * 32 * sizeof(float))
+/* recursive-fixl's fix-up kernels (blur_rec.cl, FIXL): two stages of cb blocks x 3 slots x 32 lines */
+#define LOCAL_FIXL(cb) (2 * (size_t)(cb)*3 * 32 * sizeof(float))
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the

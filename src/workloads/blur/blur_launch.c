@@ -264,7 +264,8 @@ size_t blur_local_need(const void *state, const cg_rung *r)
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
     if (cg_rung_has_option(r, "-DTILES")) { /* with -DFIXL the larger of the tiles and the fix-up's stages */
         size_t t = r->p[P_BLK] < 0 ? 0 : LOCAL_TILES(wx, (size_t)r->p[P_BLK]);
-        return cg_rung_has_option(r, "-DFIXL") && LOCAL_FIXL > t ? LOCAL_FIXL : t;
+        size_t f = cg_rung_has_option(r, "-DFIXL") && r->p[P_PY] > 0 ? LOCAL_FIXL(r->p[P_PY]) : 0;
+        return f > t ? f : t;
     }
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
            : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(s, r))

@@ -454,8 +454,8 @@ blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h,
  * for blocks r, r + WGY, ... of a chunk of FIX_CB blocks (32 neighbouring lines, 32 neighbouring floats:
  * coalesced), so a group has WGY times the loads in flight that blk_fix's one work-item a line has; between
  * two barriers work-item (l, 0) runs the line's chunk in sequence from local memory. Local
- * [block][slot][line]: the 32 lines are 32 banks. */
-#define FIX_CB 16
+ * [block][slot][line]: the 32 lines are 32 banks. The chunk's length is the build option PY (the rung's cb). */
+#define FIX_CB PY
 
 /* Slots j0 .. j0 + 2 of blocks k0 .. k0 + FIX_CB - 1 of line `line` between global cz (slots nb * lines
  * apart, as slots()) and local t[kk][j][l]; to_local: load, else store. Blocks past nb are left alone. */
@@ -489,7 +489,7 @@ void put_lslots(__local float *t, int kk, float3 v)
 }
 
 /* The line's pass 2 (x its first sample, n samples stride apart; cz its carries), every work-item of the
- * group calling it (the barriers). ts, ta: FIX_CB x 3 x 32 floats each. */
+ * group calling it (the barriers). ts, ta: FIX_CB x 3 x 32 floats each (LOCAL_FIXL in blur.h). */
 void blk_fix_l(__global const float *x, __global float *cz, int n, int stride, int lines, int line, float16 m,
                float16 M, float16 Ml, float16 F, float16 Fl, __local float *ts, __local float *ta)
 {
