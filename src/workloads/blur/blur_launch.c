@@ -262,9 +262,10 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
-    if (cg_rung_has_option(r, "-DTILES")) { /* with -DFIXL the larger of the tiles and the fix-up's stages */
-        size_t t = r->p[P_BLK] < 0 ? 0 : LOCAL_TILES(wx, (size_t)r->p[P_BLK]);
-        size_t f = cg_rung_has_option(r, "-DFIXL") && r->p[P_PY] > 0 ? LOCAL_FIXL(r->p[P_PY]) : 0;
+    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL");
+    if (tiles || fixl) { /* the larger of the row tiles and the fix-ups' stages: separate kernels */
+        size_t t = tiles && r->p[P_BLK] >= 0 ? LOCAL_TILES(wx, (size_t)r->p[P_BLK]) : 0;
+        size_t f = fixl && r->p[P_PY] > 0 ? LOCAL_FIXL(r->p[P_PY]) : 0;
         return f > t ? f : t;
     }
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)

@@ -224,6 +224,15 @@ void put_slots(__global float *cz, int k, int j, int nb, int lines, float3 v)
     ck[2 * nb * lines] = v.z;
 }
 
+/* The anti-causal pass's start at the line's far end e (Triggs and Sdika, as yvv_line's): e plus m times the
+ * causal pass's last state s less e. */
+float3 far_start(float16 m, float e, float3 s)
+{
+    float3 d = s - e;
+    return e + (float3)(m.s0 * d.x + m.s1 * d.y + m.s2 * d.z, m.s3 * d.x + m.s4 * d.y + m.s5 * d.z,
+                        m.s6 * d.x + m.s7 * d.y + m.s8 * d.z);
+}
+
 /* Pass 2 for one line: the true states entering every block (M, F: a full block's; Ml, Fl: the last's).
  * The carries of FIX_BATCH blocks are loaded before any of them is used, so that a GPU has that many loads
  * in flight instead of one long-latency load per block (each slot is read before it is overwritten). */
@@ -247,9 +256,7 @@ void blk_fix(__global const float *x, __global float *cz, int n, int stride, int
             }
         }
     }
-    float3 d = s - e;
-    float3 t = e + (float3)(m.s0 * d.x + m.s1 * d.y + m.s2 * d.z, m.s3 * d.x + m.s4 * d.y + m.s5 * d.z,
-                            m.s6 * d.x + m.s7 * d.y + m.s8 * d.z);
+    float3 t = far_start(m, e, s);
     for (int k0 = nb - 1; k0 >= 0; k0 -= FIX_BATCH) {
 #pragma unroll
         for (int j = 0; j < FIX_BATCH; j++) {
@@ -510,13 +517,7 @@ void blk_fix_l(__global const float *x, __global float *cz, int n, int stride, i
         fix_stage(cz, ts, k0, 0, nb, lines, line, false);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    float3 t = (float3)(0.0f);
-    if (seq) {
-        float e = x[(n - 1) * stride];
-        float3 d = s - e;
-        t = e + (float3)(m.s0 * d.x + m.s1 * d.y + m.s2 * d.z, m.s3 * d.x + m.s4 * d.y + m.s5 * d.z,
-                         m.s6 * d.x + m.s7 * d.y + m.s8 * d.z);
-    }
+    float3 t = seq ? far_start(m, x[(n - 1) * stride], s) : (float3)(0.0f);
     /* anti-causal, chunks from the last: slots 3-5 hold a, then the state entering from the far side; the
      * causal states (slots 0-2, fixed above) come along read-only */
     for (int k0 = (nb - 1) / FIX_CB * FIX_CB; k0 >= 0; k0 -= FIX_CB) {
