@@ -698,6 +698,29 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/fixl-mutants.md" \
       >"$out/fixl-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  whole) # issue 21: rgH-whole and recursive-whole (a group a whole row: the rows read once and written once,
+    # their carries fixed in local memory) beside the tile rungs and recursive-fixl: verified at odd sizes
+    # (random, exact, sigma 0.5 and 32); 4096^2 and 8192^2 with own values (stages_s in the JSON); the searches
+    # of recursive-whole and of recursive-fixl (fy x cb at wg 64, blk 32); the tuned runs; sigma 32; the
+    # mutants of both (blur-whole-*, blur-fixl-*)
+    R=blur:rgH-tiles,blur:rgH-whole,blur:recursive-tiles,blur:recursive-fixl,blur:recursive-whole
+    run whole-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
+      run whole-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
+      run whole-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
+      run whole-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
+    run whole-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
+      run whole-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    tune_run tune-recursive-whole 60 blur:recursive-whole --size 4096x4096 --runs 5
+    tune_run tune-recursive-fixl 60 blur:recursive-fixl --size 4096x4096 --runs 5 --space 'wg=64;fy=4,8,16;cb=16,32;blk=32'
+    tune_run tune-recursive-whole-8192 60 blur:recursive-whole --size 8192x8192 --runs 3 --space 'wg=128,256,512;blk=32,64'
+    run whole-4096-tuned $R --size 4096x4096 --runs 10 &&
+      run whole-8192-tuned $R --size 8192x8192 --runs 5 &&
+      run whole-4096-s32 blur:recursive-tiles,blur:recursive-whole --size 4096x4096 --sigma 32 --runs 5
+    ids=$(awk '/^id: blur-(whole|fixl)-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/whole-mutants.md" \
+      >"$out/whole-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
     # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
     R=blur:rgV-blocks,blur:recursive-tiles

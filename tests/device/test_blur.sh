@@ -11,7 +11,8 @@
 # fix-up broken four ways (skipped, not propagated, the last block's map, the anti-causal carry's causal part);
 # the tile rungs (the rows' blocks through 32-row local tiles) at every residue of the tile's rows too, their
 # tile loaded a row late and their pass 3 without carries; recursive-fixl (the fix-ups staged through local
-# memory) with them, its staging broken four ways;
+# memory) with them, its staging broken four ways; rgH-whole and recursive-whole (a group a whole row) with them,
+# their fix-up skipped and their row stored without the blocks' padding;
 # the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
 # recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
 # transposeLS three ways;
@@ -21,10 +22,10 @@
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
     fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles
-    recursive-fixl"
+    recursive-fixl rgH-whole recursive-whole"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS3="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
-BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl"
+BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl,blur:rgH-whole,blur:recursive-whole"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -59,7 +60,10 @@ stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "b
           "recursive-tiles": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix", "blur_rgb_rows_out_t",
                               "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
           "recursive-fixl": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
-                             "blur_rgb_cols_carry", "blur_rgb_cols_fix_l", "blur_rgb_cols_out"]}
+                             "blur_rgb_cols_carry", "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
+          "rgH-whole": ["blur_rgb_rows_whole"],
+          "recursive-whole": ["blur_rgb_rows_whole", "blur_rgb_cols_carry", "blur_rgb_cols_fix",
+                              "blur_rgb_cols_out"]}
 bad += ["%s: stages_s %r, want %r" % (r["rung"], r.get("stages_s"), stages[r["rung"]])
         for r in rows if r["rung"] in stages and list(r.get("stages_s", {})) != stages[r["rung"]]]
 for b in bad:
@@ -271,6 +275,16 @@ for mutant in "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; k
     printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_fixl"
     expect_wrong_each "fix-up staging mutant '${mutant##*|}'" blur:recursive-fixl -- "$BIN" run \
         blur:recursive-fixl --kernel-dir "$TESTTMP/blur_wrong_fixl" --size 333x517 --runs 1 --warmup 0
+done
+
+# 2a'''. rgH-whole's and recursive-whole's row kernel (333x517: rows of 10 blocks and a short one): the fix-up
+#      skipped (every block from its zero-state carries), the row stored into local memory without the blocks'
+#      padding (tests/mutation/blur.mut has two more: the barrier before the fix-up, the last block's map).
+for mutant in "    if (lid == 0) { /* pass 2|    if (lid < 0) { /* pass 2" \
+    "        if (i < w) t[i / BLK * WROW + i % BLK] = v[j];|        if (i < w) t[i / BLK * BLK + i % BLK] = v[j];"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_whole"
+    expect_wrong_each "whole-row mutant '${mutant##*|}'" blur:rgH-whole,blur:recursive-whole -- "$BIN" run \
+        blur:rgH-whole,blur:recursive-whole --kernel-dir "$TESTTMP/blur_wrong_whole" --size 333x517 --runs 1 --warmup 0
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before

@@ -86,6 +86,10 @@ static const cg_rung rungs[] = {
      "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB, 64, 1, 1, BLUR_BLK}},
     {"recursive-fixl", "vs recursive-tiles: the fix-ups' carries staged through local memory by 32 x 8 groups, 16 blocks at a time: 8x the loads in flight, the same sums",
      "blur_rgb_rows_carry_t", "-DTILES -DFIXL", 0, LOCAL_FIXL(16), {A_RGB, 64, 8, 16, BLUR_BLK}},
+    {"rgH-whole", "half, vs rgH-tiles: a group a whole row (in local memory), its carries fixed there: the rows read once, written once, one kernel",
+     "blur_rgb_rows_whole", "-DWHOLE", 0, LOCAL_WHOLE(4096, BLUR_BLK), {A_RGB_H, 128, 1, 1, BLUR_BLK}},
+    {"recursive-whole", "vs recursive-tiles: the rows as rgH-whole (a group a whole row, carries fixed in local memory): 1 kernel, not 3",
+     "blur_rgb_rows_whole", "-DWHOLE", 0, LOCAL_WHOLE(4096, BLUR_BLK), {A_RGB, 128, 1, 1, BLUR_BLK}},
 };
 
 /* The tuning spaces (`clgauge tune`, core/tune.h). fused: the group's sides and the output rows per work-item
@@ -123,6 +127,9 @@ static const cg_tspace spaces[] = {
     {"rgH-tiles,recursive-tiles", 2,
      {{"wg", P_WGX, CG_TR_OTHER, 4, {32, 64, 128, 256}},
       {"blk", P_BLK, CG_TR_OTHER, 4, {8, 16, 32, 64}}}},
+    {"rgH-whole,recursive-whole", 2,
+     {{"wg", P_WGX, CG_TR_OTHER, 4, {64, 128, 256, 512}},
+      {"blk", P_BLK, CG_TR_OTHER, 3, {16, 32, 64}}}},
     {"recursive-fixl", 4,
      {{"wg", P_WGX, CG_TR_OTHER, 2, {64, 128}},
       {"fy", P_WGY, CG_TR_OTHER, 3, {4, 8, 16}},
@@ -361,6 +368,8 @@ static void blur_options(const void *state, const cg_rung *r, char *buf, size_t 
                       11 - (int)ceil(log2(s->range + 1.0)));
     if (mma && r->p[P_BLK] > 0 && n > 0 && (size_t)n < len) /* blur_unsupported: only with NVIDIA's options */
         n += snprintf(buf + n, len - (size_t)n, " -DREGCAP -cl-nv-maxrregcount=%d", r->p[P_BLK]);
+    if (cg_rung_has_option(r, "-DWHOLE") && n > 0 && (size_t)n < len) /* the whole-row kernel's local row */
+        n += snprintf(buf + n, len - (size_t)n, " -DRW=%zu", s->w);
     if (cg_rung_has_option(r, "-DTAPS")) /* ring-taps: the T taps' exact bits, as hex floats */
         for (int k = 0; k < 2 * s->r + 1 && n > 0 && (size_t)n < len; k++)
             n += snprintf(buf + n, len - (size_t)n, "%s%af", k ? "," : " -DGTAPS=", (double)s->g[k]);
@@ -401,6 +410,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
     else if (cg_rung_has_option(r, "-DTILES") && (wx < 32 || wx > 1024 || wx % 32))
         snprintf(why, len,
                  "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)", wx);
+    else if (cg_rung_has_option(r, "-DWHOLE") && (wx < 32 || wx > 1024 || wx % 32))
+        snprintf(why, len, "wg=%d: a multiple of 32 up to 1024 (a group a row; no NULL)", wx);
     else if (cg_rung_has_option(r, "-DFIXL") && (wy < 1 || wy > 32))
         snprintf(why, len, "fy=%d: 1 to 32 work-items a line in the fix-ups' groups of 32 lines", wy);
     else if (cg_rung_has_option(r, "-DFIXL") && (py < 1 || py > 64))

@@ -42,6 +42,9 @@
 #define LOCAL_TILES(wx, blk) ((size_t)(wx) * ((blk) + 1) * sizeof(float))
 /* recursive-fixl's fix-up kernels (blur_rec.cl, FIXL): two stages of cb blocks x 3 slots x 32 lines */
 #define LOCAL_FIXL(cb) (2 * (size_t)(cb)*3 * 32 * sizeof(float))
+/* rgH-whole's and recursive-whole's row kernel (blur_rec.cl, WHOLE): a row of w pixels in blocks of blk, each
+ * padded by one float, and the blocks' 6 carries */
+#define LOCAL_WHOLE(w, blk) ((((size_t)(w) + (blk)-1) / (blk)) * ((blk) + 1 + 6) * sizeof(float))
 
 /* cg_rung.p[]: algorithm, work-group shape, rows per work-item, the block rungs' block length (-DBLK).
  * fused-ring: P_WGY is its columns per work-item (-DCX; 0: by the radius), P_PY its strip's rows, P_BLK the

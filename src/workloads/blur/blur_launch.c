@@ -11,6 +11,7 @@ enum { B_IN, B_OUT, B_TMP, B_TMP2 };
 /* S_BLOCKS_H, S_BLOCKS_W: a work-item per (row, block of P_BLK pixels), per (column, block); S_TILES_H (the
  * rows' S_BLOCKS_H steps of a rung built with -DTILES): 32 x (wg/32) groups, 32 rows and wg/32 blocks each */
 /* S_FIXL_H, S_FIXL_W (the fix-ups of a rung built with -DFIXL): 32 x WGY groups, 32 rows (columns) each */
+/* S_WHOLE_H (the rows' pass of a rung built with -DWHOLE): a WGX x 1 group a row */
 /* S_TRANSPOSE: 32x8 groups over 32x32 tiles; S_TRANSPOSE16: the guide's 16x16 groups, one pixel each */
 typedef enum {
     S_PIXEL,
@@ -26,7 +27,8 @@ typedef enum {
     S_BLOCKS_W,
     S_TILES_H,
     S_FIXL_H,
-    S_FIXL_W
+    S_FIXL_W,
+    S_WHOLE_H
 } shape;
 /* X_BLK_ROWS, X_BLK_COLS: c, m, the carries and the block maps of lines of w (rows) or h (columns) pixels;
  * X_D: Deriche's coefficients (a float16) */
@@ -42,6 +44,9 @@ typedef struct step {
     const char *tiled;
     /* the step's kernel in a rung built with -DFIXL (a fix-up; its shape then S_FIXL_H or S_FIXL_W) */
     const char *fixl;
+    /* the step's kernel in a rung built with -DWHOLE (its shape then S_WHOLE_H); "": the step is dropped
+     * there (the rows' fix-up and pass 3, done by the whole-row kernel) */
+    const char *whole;
 } step;
 
 #define MAX_STEPS 6
@@ -69,12 +74,14 @@ static const step plans[A_COUNT][MAX_STEPS] = {
     [A_RGB_V] = {{"blur_rgb_cols_carry", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                  {"blur_rgb_cols_fix", B_IN, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l"},
                  {"blur_rgb_cols_out", B_IN, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
-    [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
-                 {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l"},
-                 {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"}},
-    [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t"},
-               {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l"},
-               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t"},
+    [A_RGB_H] = {{"blur_rgb_rows_carry", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t",
+                  NULL, "blur_rgb_rows_whole"},
+                 {"blur_rgb_rows_fix", B_IN, B_OUT, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l", ""},
+                 {"blur_rgb_rows_out", B_IN, B_OUT, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t", NULL, ""}},
+    [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t", NULL,
+                "blur_rgb_rows_whole"},
+               {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l", ""},
+               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t", NULL, ""},
                {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
                {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l"},
                {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
@@ -176,6 +183,11 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
         l->local[1] = tg;
         l->global[0] = round_up(h, 32);
         l->global[1] = round_up((w + blk - 1) / blk, tg);
+    } else if (sh == S_WHOLE_H) {
+        l->local[0] = wx;
+        l->local[1] = 1;
+        l->global[0] = wx;
+        l->global[1] = h;
     } else if (sh == S_FIXL_H || sh == S_FIXL_W) {
         l->local[0] = 32;
         l->local[1] = wy;
@@ -262,11 +274,15 @@ size_t blur_local_need(const void *state, const cg_rung *r)
     /* in size_t: a tuning candidate's values go up to 10^6 each */
     size_t wx = (size_t)r->p[P_WGX], wy = (size_t)r->p[P_WGY], py = (size_t)r->p[P_PY], rad = (size_t)s->r,
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
-    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL");
-    if (tiles || fixl) { /* the larger of the row tiles and the fix-ups' stages: separate kernels */
+    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL"),
+         whole = cg_rung_has_option(r, "-DWHOLE");
+    if (tiles || fixl ||
+        whole) { /* the largest of the row kernels' and the fix-ups' needs: separate kernels */
         size_t t = tiles && r->p[P_BLK] >= 0 ? LOCAL_TILES(wx, (size_t)r->p[P_BLK]) : 0;
         size_t f = fixl && r->p[P_PY] > 0 ? LOCAL_FIXL(r->p[P_PY]) : 0;
-        return f > t ? f : t;
+        size_t wh = whole && r->p[P_BLK] > 0 ? LOCAL_WHOLE(s->w, (size_t)r->p[P_BLK]) : 0;
+        t = f > t ? f : t;
+        return wh > t ? wh : t;
     }
     return a == A_FUSED       ? LOCAL_FUSED(wx, wy, py, rad)
            : a == A_RING      ? LOCAL_RING(wx, (size_t)blur_ring_cx(s, r), rad, (size_t)blur_ring_blk(s, r))
@@ -296,14 +312,21 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
     /* a block rung's blocks have their own bound: its plan passes the carries (fused-ring's P_BLK is a batch)
      */
     q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
-    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL");
-    for (const step *p = plans[q->algo]; q->n < MAX_STEPS && p->kernel; p++) {
+    bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL"),
+         whole = cg_rung_has_option(r, "-DWHOLE");
+    for (const step *p = plans[q->algo]; p < plans[q->algo] + MAX_STEPS && p->kernel; p++) {
+        /* -DWHOLE: the rows' first step takes the whole-row kernel, their other two are dropped; -DTILES:
+         * the steps with a tiled kernel (the rows' block passes 1 and 3) take it; -DFIXL: the fix-ups take
+         * their staged kernel; the rest as planned */
+        if (whole && p->whole && !p->whole[0]) continue;
         launch *l = &q->l[q->n++];
-        /* -DTILES: the steps with a tiled kernel (the rows' block passes 1 and 3) take it; -DFIXL: the
-         * fix-ups take their staged kernel; the rest as planned */
-        bool tiled = tiles && p->tiled, fixed = fixl && p->fixl;
-        const char *kernel = tiled ? p->tiled : fixed ? p->fixl : p->kernel;
-        shape sh = tiled ? S_TILES_H : !fixed ? p->shape : p->shape == S_LINE_H ? S_FIXL_H : S_FIXL_W;
+        bool wh = whole && p->whole, tiled = !wh && tiles && p->tiled, fixed = !wh && fixl && p->fixl;
+        const char *kernel = wh ? p->whole : tiled ? p->tiled : fixed ? p->fixl : p->kernel;
+        shape sh = wh                     ? S_WHOLE_H
+                   : tiled                ? S_TILES_H
+                   : !fixed               ? p->shape
+                   : p->shape == S_LINE_H ? S_FIXL_H
+                                          : S_FIXL_W;
         shape_launch(s, r, sh, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;

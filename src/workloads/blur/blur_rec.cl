@@ -343,6 +343,24 @@ __kernel void blur_rgb_rows_out(__global const float *in, __global float *out, i
     if (y < h) blk_out(in + y * w, out + y * w, carry + y, w, 1, h, c);
 }
 
+/* blk_causal over one row of a tile: t[0 .. L) from state p into u. */
+void tile_causal(__local const float *t, int L, float4 c, float *u, float *p)
+{
+    float p1 = p[0], p2 = p[1], p3 = p[2];
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) {
+            float v = c.x * t[i] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    p[0] = p1;
+    p[1] = p2;
+    p[2] = p3;
+}
+
 #ifdef TILES
 /* rgH-tiles, recursive-tiles: the rows' passes 1 and 3 through local tiles (pass 2 is blur_rgb_rows_fix). A
  * group of 32 x TG work-items takes 32 rows and TG consecutive blocks of them; warp g loads block g's 32 rows
@@ -384,24 +402,6 @@ void tile_store(__local const float *t, __global float *out, int w, int h, int y
             int y = y0 + r, x = k * BLK + i;
             if (y < h && x < w) out[y * w + x] = t[r * TROW + i];
         }
-}
-
-/* blk_causal over one row of a tile: t[0 .. L) from state p into u. */
-void tile_causal(__local const float *t, int L, float4 c, float *u, float *p)
-{
-    float p1 = p[0], p2 = p[1], p3 = p[2];
-#pragma unroll
-    for (int i = 0; i < BLK; i++)
-        if (i < L) {
-            float v = c.x * t[i] + c.y * p1 + c.z * p2 + c.w * p3;
-            u[i] = v;
-            p3 = p2;
-            p2 = p1;
-            p1 = v;
-        }
-    p[0] = p1;
-    p[1] = p2;
-    p[2] = p3;
 }
 
 /* Pass 1: work-item (r, g) gives row y0 + r's block get_global_id(1) its zero-state carries z and a. */
@@ -454,6 +454,94 @@ blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h,
     if (k < nb) tile_store(t, out, w, h, y0, k);
 }
 #endif /* TILES */
+
+#ifdef WHOLE
+/* rgH-whole, recursive-whole: the rows' three passes in one kernel. A group of WGX work-items takes a whole
+ * row (RW pixels, the picture's width, sizes the local row): it loads the row into local memory (coalesced,
+ * every load of a work-item issued before the first is stored), gives each of its blocks (work-item i: blocks
+ * i, i + WGX, ...) its zero-state carries into local memory, work-item 0 runs the row's fix-up there (blk_fix's
+ * arithmetic in its order), each block is filtered again from its true states into the local row, and the
+ * group stores the row. The row is read from and written to global memory once; the carries never leave the
+ * group. Local: the row's blocks padded to BLK + 1 floats (the work-items walking their blocks read 32
+ * different banks) and 6 floats a block (LOCAL_WHOLE in blur.h). */
+#define WROW (BLK + 1)
+#define WNB  ((RW + BLK - 1) / BLK) /* blocks of the row */
+#define WLD  ((RW + WGX - 1) / WGX) /* a work-item's loads and stores of the row */
+
+/* Local slot j of block k of the row's carries. */
+#define WCS(j, k) cs[(j)*WNB + (k)]
+
+__kernel __attribute__((reqd_work_group_size(WGX, 1, 1))) void
+blur_rgb_rows_whole(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
+                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+{
+    __local float t[WNB * WROW], cs[6 * WNB];
+    int lid = get_local_id(0), y = get_global_id(1), nb = (w + BLK - 1) / BLK;
+    __global const float *x = in + y * w;
+    float v[WLD];
+#pragma unroll
+    for (int j = 0; j < WLD; j++) {
+        int i = lid + j * WGX;
+        v[j] = i < w ? x[i] : 0.0f;
+    }
+#pragma unroll
+    for (int j = 0; j < WLD; j++) {
+        int i = lid + j * WGX;
+        if (i < w) t[i / BLK * WROW + i % BLK] = v[j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = lid; k < nb; k += WGX) { /* pass 1: zero-state carries */
+        int L = min(BLK, w - k * BLK);
+        float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
+        tile_causal(t + k * WROW, L, c, u, p);
+        blk_anti(u, L, c, q);
+        for (int j = 0; j < 3; j++) {
+            WCS(j, k) = p[j];
+            WCS(j + 3, k) = q[j];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) { /* pass 2: blk_fix's sums, in its order */
+        float3 s = (float3)(t[0]);
+        for (int k = 0; k < nb; k++) {
+            float3 z = (float3)(WCS(0, k), WCS(1, k), WCS(2, k));
+            WCS(0, k) = s.x;
+            WCS(1, k) = s.y;
+            WCS(2, k) = s.z;
+            s = mat3(k == nb - 1 ? Ml : M, s) + z;
+        }
+        float3 tt = far_start(m, t[(w - 1) / BLK * WROW + (w - 1) % BLK], s);
+        for (int k = nb - 1; k >= 0; k--) {
+            float3 a = (float3)(WCS(3, k), WCS(4, k), WCS(5, k)), sk = (float3)(WCS(0, k), WCS(1, k), WCS(2, k));
+            WCS(3, k) = tt.x;
+            WCS(4, k) = tt.y;
+            WCS(5, k) = tt.z;
+            tt = mat3(k == nb - 1 ? Ml : M, tt) + a + mat3(k == nb - 1 ? Fl : F, sk);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = lid; k < nb; k += WGX) { /* pass 3: from the true states, into the work-item's own block */
+        int L = min(BLK, w - k * BLK);
+        float u[BLK], p[3], q[3];
+        for (int j = 0; j < 3; j++) {
+            p[j] = WCS(j, k);
+            q[j] = WCS(j + 3, k);
+        }
+        tile_causal(t + k * WROW, L, c, u, p);
+        blk_anti(u, L, c, q);
+#pragma unroll
+        for (int i = 0; i < BLK; i++)
+            if (i < L) t[k * WROW + i] = u[i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global float *o = out + y * w;
+#pragma unroll
+    for (int j = 0; j < WLD; j++) {
+        int i = lid + j * WGX;
+        if (i < w) o[i] = t[i / BLK * WROW + i % BLK];
+    }
+}
+#endif /* WHOLE */
 
 #ifdef FIXL
 /* recursive-fixl: pass 2 (blk_fix's arithmetic, in its order) with the carries staged through local memory.
