@@ -721,6 +721,27 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/whole-mutants.md" \
       >"$out/whole-mutants.txt" 2>&1
     echo "rc=$?" >>"$out/commands.txt" ;;
+  colc) # issue 21: recursive-colc (the columns' pass 1 made by the rows' pass 3 on its 32x32 tiles) beside
+    # recursive-fixl and recursive-tiles: verified at odd sizes (random, exact, sigma 0.5 and 32); 4096^2 and
+    # 8192^2 with own values (stages_s); its search at both sizes; the tuned runs; its mutants (blur-colc-*)
+    R=blur:recursive-tiles,blur:recursive-fixl,blur:recursive-colc
+    run colc-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
+      run colc-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
+      run colc-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
+      run colc-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
+    run colc-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
+      run colc-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    tune_run tune-recursive-colc 90 blur:recursive-colc --size 4096x4096 --runs 5
+    tune_run tune-recursive-fixl 60 blur:recursive-fixl --size 4096x4096 --runs 5 --space 'wg=64;fy=4,8;cb=16,32;blk=32'
+    tune_run tune-recursive-colc-8192 60 blur:recursive-colc --size 8192x8192 --runs 3 --space 'wg=32,64;fy=8;cb=16,32'
+    tune_run tune-recursive-fixl-8192 60 blur:recursive-fixl --size 8192x8192 --runs 3 --space 'wg=64;fy=8;cb=16,32;blk=32'
+    run colc-4096-tuned $R --size 4096x4096 --runs 10 &&
+      run colc-8192-tuned $R --size 8192x8192 --runs 5
+    ids=$(awk '/^id: blur-colc-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
+    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
+    timeout 60 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/colc-mutants.md" \
+      >"$out/colc-mutants.txt" 2>&1
+    echo "rc=$?" >>"$out/commands.txt" ;;
   fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
     # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
     R=blur:rgV-blocks,blur:recursive-tiles

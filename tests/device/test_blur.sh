@@ -12,7 +12,8 @@
 # the tile rungs (the rows' blocks through 32-row local tiles) at every residue of the tile's rows too, their
 # tile loaded a row late and their pass 3 without carries; recursive-fixl (the fix-ups staged through local
 # memory) with them, its staging broken four ways; rgH-whole and recursive-whole (a group a whole row) with them,
-# their fix-up skipped and their row stored without the blocks' padding;
+# their fix-up skipped and their row stored without the blocks' padding; recursive-colc (the columns' carries
+# made by the rows' pass 3) with them, its column walk along a row and its last tile row taken whole;
 # the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
 # recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
 # transposeLS three ways;
@@ -22,10 +23,11 @@
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
     fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles
-    recursive-fixl rgH-whole recursive-whole"
+    recursive-fixl recursive-colc rgH-whole recursive-whole"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS3="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
-BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl,blur:rgH-whole,blur:recursive-whole"
+BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl,blur:recursive-colc,blur:rgH-whole"
+BLOCKS="$BLOCKS,blur:recursive-whole"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -61,6 +63,8 @@ stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "b
                               "blur_rgb_cols_carry", "blur_rgb_cols_fix", "blur_rgb_cols_out"],
           "recursive-fixl": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
                              "blur_rgb_cols_carry", "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
+          "recursive-colc": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
+                             "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
           "rgH-whole": ["blur_rgb_rows_whole"],
           "recursive-whole": ["blur_rgb_rows_whole", "blur_rgb_cols_carry", "blur_rgb_cols_fix",
                               "blur_rgb_cols_out"]}
@@ -285,6 +289,16 @@ for mutant in "    if (lid == 0) { /* pass 2|    if (lid < 0) { /* pass 2" \
     printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_whole"
     expect_wrong_each "whole-row mutant '${mutant##*|}'" blur:rgH-whole,blur:recursive-whole -- "$BIN" run \
         blur:rgH-whole,blur:recursive-whole --kernel-dir "$TESTTMP/blur_wrong_whole" --size 333x517 --runs 1 --warmup 0
+done
+
+# 2a''''. recursive-colc's column carries made by the rows' pass 3 on its tiles (517 rows: 16 tile rows and one
+#      of 5): walked along a tile row instead of a column; the last tile row's 32 rows taken whole (27 past the
+#      picture); tests/mutation/blur.mut has the anti-causal carries left at zero.
+for mutant in "    tile_causal(t + i, TROW, L, c, u, p);|    tile_causal(t + i, 1, L, c, u, p);" \
+    "nbc = (h + BLK - 1) / BLK, L = min(BLK, h - y0);|nbc = (h + BLK - 1) / BLK, L = BLK;"; do
+    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_colc"
+    expect_wrong_each "column-carry mutant '${mutant##*|}'" blur:recursive-colc -- "$BIN" run \
+        blur:recursive-colc --kernel-dir "$TESTTMP/blur_wrong_colc" --size 333x517 --runs 1 --warmup 0
 done
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before

@@ -13,6 +13,8 @@
 #  2d. blur:recursive-whole: a group of 32 on rows of 42 blocks of 8 (two blocks for some work-items) verified,
 #     its local row (42 x (8 + 1 + 6) floats) as the kernel reports it; 48 refused (a multiple of 32); under a
 #     2000 B local-memory cap the row does not fit and is refused;
+#  2e. blur:recursive-colc: groups of 32 and 256 (one and eight warps' tiles) verified; blocks of 64 refused (the
+#     columns' blocks are the tiles' 32 rows);
 #  3. blur:sep-local 8x64 under a 9000 B local-memory cap: refused for the row kernel's 64 x (8 + 30) floats
 #     (9728 B), more than the column kernel's tile;
 #  4. opticalflow:best: NULL (wgx=0,wgy=0) runs as "auto", 16x4 as 16x4, one side 0 refused; sparse (--grid-step)
@@ -86,6 +88,15 @@ skip("wg=48,blk=8", "a multiple of 32")
 CLGAUGE_LOCAL_MEM_CAP=2000 tune blur:recursive-whole --size 333x517 --space 'wg=32;blk=8'
 check "blur:recursive-whole, 2000 B of local memory" '
 skip("wg=32,blk=8", "needs 2520 B of local memory")
+'
+
+# 2e. blur:recursive-colc: the columns' carries from the row tiles at 1 and 8 warps a group; blk 64 refused.
+tune blur:recursive-colc --size 333x517 --space 'wg=32,256;fy=3;cb=5;blk=32,64'
+check "blur:recursive-colc" '
+ok("wg=32,fy=3,cb=5,blk=32")
+ok("wg=256,fy=3,cb=5,blk=32")
+for g in (32, 256):
+    skip("wg=%d,fy=3,cb=5,blk=64" % g, "blk 32 only")
 '
 
 # fused-ring: cx (0, 1, 2, 4) and blk (a multiple of 8) refused otherwise; local memory blk x (wgx + NV - 1) x cx

@@ -86,6 +86,8 @@ static const cg_rung rungs[] = {
      "blur_rgb_rows_carry_t", "-DTILES", 0, LOCAL_TILES(64, BLUR_BLK), {A_RGB, 64, 1, 1, BLUR_BLK}},
     {"recursive-fixl", "vs recursive-tiles: the fix-ups' carries staged through local memory by 32 x 8 groups, 16 blocks at a time: 8x the loads in flight, the same sums",
      "blur_rgb_rows_carry_t", "-DTILES -DFIXL", 0, LOCAL_FIXL(16), {A_RGB, 64, 8, 16, BLUR_BLK}},
+    {"recursive-colc", "vs recursive-fixl: the columns' pass 1 done by the rows' pass 3 on its 32x32 tiles (in local memory): the row-filtered picture read twice, not three times",
+     "blur_rgb_rows_carry_t", "-DTILES -DFIXL -DCOLC", 0, LOCAL_FIXL(32), {A_RGB, 64, 8, 32, BLUR_BLK}},
     {"rgH-whole", "half, vs rgH-tiles: a group a whole row (in local memory), its carries fixed there: the rows read once, written once, one kernel",
      "blur_rgb_rows_whole", "-DWHOLE", 0, LOCAL_WHOLE(4096, BLUR_BLK), {A_RGB_H, 128, 1, 1, BLUR_BLK}},
     {"recursive-whole", "vs recursive-tiles: the rows as rgH-whole (a group a whole row, carries fixed in local memory): 1 kernel, not 3",
@@ -130,6 +132,11 @@ static const cg_tspace spaces[] = {
     {"rgH-whole,recursive-whole", 2,
      {{"wg", P_WGX, CG_TR_OTHER, 4, {64, 128, 256, 512}},
       {"blk", P_BLK, CG_TR_OTHER, 3, {16, 32, 64}}}},
+    {"recursive-colc", 4,
+     {{"wg", P_WGX, CG_TR_OTHER, 3, {32, 64, 128}},
+      {"fy", P_WGY, CG_TR_OTHER, 2, {4, 8}},
+      {"cb", P_PY, CG_TR_OTHER, 2, {16, 32}},
+      {"blk", P_BLK, CG_TR_OTHER, 1, {32}}}},
     {"recursive-fixl", 4,
      {{"wg", P_WGX, CG_TR_OTHER, 2, {64, 128}},
       {"fy", P_WGY, CG_TR_OTHER, 3, {4, 8, 16}},
@@ -197,7 +204,8 @@ static void blur_teardown(void *state)
 {
     blur_state *s = state;
     if (!s) return;
-    cl_mem m[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf, s->g_buf, s->g2_buf, s->carry_buf};
+    cl_mem m[] = {s->in_buf, s->out_buf, s->tmp_buf,   s->tmp2_buf,
+                  s->g_buf,  s->g2_buf,  s->carry_buf, s->carry2_buf};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (m[i]) clReleaseMemObject(m[i]);
     if (s->ref[REF_CONV] == s->ref[REF_GAUSS]) s->ref[REF_CONV] = NULL;
@@ -412,6 +420,8 @@ static bool blur_unsupported(const void *state, const cg_rung *r, char *why, siz
                  "wg=%d: a multiple of 32 up to 1024 (32 rows a tile, wg/32 blocks a group; no NULL)", wx);
     else if (cg_rung_has_option(r, "-DWHOLE") && (wx < 32 || wx > 1024 || wx % 32))
         snprintf(why, len, "wg=%d: a multiple of 32 up to 1024 (a group a row; no NULL)", wx);
+    else if (cg_rung_has_option(r, "-DCOLC") && blk != 32)
+        snprintf(why, len, "blk=%d: the columns' blocks are the row tiles' 32 rows (blk 32 only)", blk);
     else if (cg_rung_has_option(r, "-DFIXL") && (wy < 1 || wy > 32))
         snprintf(why, len, "fy=%d: 1 to 32 work-items a line in the fix-ups' groups of 32 lines", wy);
     else if (cg_rung_has_option(r, "-DFIXL") && (py < 1 || py > 64))

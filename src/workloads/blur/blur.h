@@ -117,6 +117,9 @@ typedef struct blur_state {
     bool have_saved;
     cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
     cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur_rec.cl) */
+    /* recursive-colc's column carries (6 floats per column and 32-row block), made by the rows' pass 3 while
+     * the rows' carries are still in use: created by the first such rung's prepare */
+    cl_mem carry2_buf;
 } blur_state;
 
 /* blur_ref.c: builds the references ref and truth (-1: none) of s->ref[] from s->in unless built, each group

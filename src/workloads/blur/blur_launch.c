@@ -47,7 +47,12 @@ typedef struct step {
     /* the step's kernel in a rung built with -DWHOLE (its shape then S_WHOLE_H); "": the step is dropped
      * there (the rows' fix-up and pass 3, done by the whole-row kernel) */
     const char *whole;
+    /* its part in a rung built with -DCOLC: C_MAKE (the rows' pass 3, which then also makes the columns'
+     * carries, into its argument 11), C_DROP (the columns' pass 1: dropped), C_USE (the columns' fix-up and
+     * pass 3: their carries from there) */
+    int colc;
 } step;
+enum { C_NONE, C_MAKE, C_DROP, C_USE };
 
 #define MAX_STEPS 6
 /* clang-format off */
@@ -81,10 +86,12 @@ static const step plans[A_COUNT][MAX_STEPS] = {
     [A_RGB] = {{"blur_rgb_rows_carry", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_carry_t", NULL,
                 "blur_rgb_rows_whole"},
                {"blur_rgb_rows_fix", B_IN, B_TMP, 0, S_LINE_H, X_BLK_ROWS, NULL, "blur_rgb_rows_fix_l", ""},
-               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t", NULL, ""},
-               {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS},
-               {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l"},
-               {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS}},
+               {"blur_rgb_rows_out", B_IN, B_TMP, 0, S_BLOCKS_H, X_BLK_ROWS, "blur_rgb_rows_out_t", NULL, "",
+                C_MAKE},
+               {"blur_rgb_cols_carry", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS, NULL, NULL, NULL, C_DROP},
+               {"blur_rgb_cols_fix", B_TMP, B_OUT, 0, S_LINE_W, X_BLK_COLS, NULL, "blur_rgb_cols_fix_l", NULL,
+                C_USE},
+               {"blur_rgb_cols_out", B_TMP, B_OUT, 0, S_BLOCKS_W, X_BLK_COLS, NULL, NULL, NULL, C_USE}},
     [A_DR_H] = {{"blur_dr_rows", B_IN, B_OUT, 0, S_LINE_H, X_D}},
     [A_DR_V] = {{"blur_dr_cols", B_IN, B_OUT, 0, S_LINE_W, X_D}},
     [A_DR] = {{"blur_dr_rows", B_IN, B_TMP, 0, S_LINE_H, X_D}, {"blur_dr_cols", B_TMP, B_OUT, 0, S_LINE_W, X_D}},
@@ -211,7 +218,7 @@ static void shape_launch(const blur_state *s, const cg_rung *r, shape sh, size_t
 
 /* The block rungs' arguments 6 to 10: the carries, then M and F (blur_yvv_block_maps) of a full block and
  * of the last one, for lines of n pixels cut into blocks of blk. */
-static cg_status set_block_maps(cl_kernel k, const blur_state *s, size_t n, size_t blk)
+static cg_status set_block_maps(cl_kernel k, const blur_state *s, size_t n, size_t blk, cl_mem carry)
 {
     cg_status st = CG_OK;
     double mf[2][9], ff[2][9];
@@ -230,14 +237,15 @@ static cg_status set_block_maps(cl_kernel k, const blur_state *s, size_t n, size
         a[2].s[9 + j] = (float)(ff[0][3 * j] + ff[0][3 * j + 1] + ff[0][3 * j + 2]);
         a[3].s[9 + j] = (float)(ff[1][3 * j] + ff[1][3 * j + 1] + ff[1][3 * j + 2]);
     }
-    CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &s->carry_buf));
+    CG_TRY(clSetKernelArg(k, 6, sizeof(cl_mem), &carry));
     for (cl_uint i = 0; i < 4; i++)
         CG_TRY(clSetKernelArg(k, 7 + i, sizeof a[i], &a[i]));
 out:
     return st;
 }
 
-static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const cl_mem *bufs, size_t blk)
+static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const cl_mem *bufs, size_t blk,
+                          bool colc)
 {
     cg_status st = CG_OK;
     cl_int w = (cl_int)(p->swap ? s->h : s->w), h = (cl_int)(p->swap ? s->w : s->h);
@@ -261,7 +269,10 @@ static cg_status set_step(cl_kernel k, const blur_state *s, const step *p, const
         CG_TRY(clSetKernelArg(k, 5, sizeof m, &m));
     }
     if (p->extra == X_BLK_ROWS || p->extra == X_BLK_COLS)
-        st = set_block_maps(k, s, p->extra == X_BLK_ROWS ? (size_t)w : (size_t)h, blk);
+        st = set_block_maps(k, s, p->extra == X_BLK_ROWS ? (size_t)w : (size_t)h, blk,
+                            colc && p->colc == C_USE ? s->carry2_buf : s->carry_buf);
+    if (st == CG_OK && colc && p->colc == C_MAKE)
+        CG_TRY(clSetKernelArg(k, 11, sizeof(cl_mem), &s->carry2_buf));
 out:
     return st;
 }
@@ -301,7 +312,6 @@ void blur_release(void *rs)
 
 cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program prog, void **rs)
 {
-    (void)ctx;
     cg_status st = CG_OK;
     blur_state *s = state;
     cl_mem bufs[] = {s->in_buf, s->out_buf, s->tmp_buf, s->tmp2_buf};
@@ -313,12 +323,15 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
      */
     q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
     bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL"),
-         whole = cg_rung_has_option(r, "-DWHOLE");
+         whole = cg_rung_has_option(r, "-DWHOLE"), colc = cg_rung_has_option(r, "-DCOLC");
+    if (colc && !s->carry2_buf) /* the columns' carries: 6 floats per column and 32-row block */
+        CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, 6 * ((s->h + 31) / 32) * s->w * sizeof(float), NULL,
+                   CG_BUF_WRITTEN, &s->carry2_buf);
     for (const step *p = plans[q->algo]; p < plans[q->algo] + MAX_STEPS && p->kernel; p++) {
         /* -DWHOLE: the rows' first step takes the whole-row kernel, their other two are dropped; -DTILES:
          * the steps with a tiled kernel (the rows' block passes 1 and 3) take it; -DFIXL: the fix-ups take
          * their staged kernel; the rest as planned */
-        if (whole && p->whole && !p->whole[0]) continue;
+        if ((whole && p->whole && !p->whole[0]) || (colc && p->colc == C_DROP)) continue;
         launch *l = &q->l[q->n++];
         bool wh = whole && p->whole, tiled = !wh && tiles && p->tiled, fixed = !wh && fixl && p->fixl;
         const char *kernel = wh ? p->whole : tiled ? p->tiled : fixed ? p->fixl : p->kernel;
@@ -330,7 +343,7 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
         shape_launch(s, r, sh, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;
-        if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK])) != CG_OK) goto out;
+        if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK], colc)) != CG_OK) goto out;
     }
 out:
     if (st != CG_OK) {

@@ -343,14 +343,14 @@ __kernel void blur_rgb_rows_out(__global const float *in, __global float *out, i
     if (y < h) blk_out(in + y * w, out + y * w, carry + y, w, 1, h, c);
 }
 
-/* blk_causal over one row of a tile: t[0 .. L) from state p into u. */
-void tile_causal(__local const float *t, int L, float4 c, float *u, float *p)
+/* blk_causal over a line of a local tile: t[0], t[stride], ... t[(L - 1) stride] from state p into u. */
+void tile_causal(__local const float *t, int stride, int L, float4 c, float *u, float *p)
 {
     float p1 = p[0], p2 = p[1], p3 = p[2];
 #pragma unroll
     for (int i = 0; i < BLK; i++)
         if (i < L) {
-            float v = c.x * t[i] + c.y * p1 + c.z * p2 + c.w * p3;
+            float v = c.x * t[i * stride] + c.y * p1 + c.z * p2 + c.w * p3;
             u[i] = v;
             p3 = p2;
             p2 = p1;
@@ -418,7 +418,7 @@ blur_rgb_rows_carry_t(__global const float *in, __global float *out, int w, int 
     if (y >= h || k >= nb) return;
     int L = min(BLK, w - k * BLK);
     float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
-    tile_causal(t + r * TROW, L, c, u, p);
+    tile_causal(t + r * TROW, 1, L, c, u, p);
     blk_anti(u, L, c, q);
     for (int j = 0; j < 3; j++) {
         carry[(j * nb + k) * h + y] = p[j];
@@ -426,10 +426,35 @@ blur_rgb_rows_carry_t(__global const float *in, __global float *out, int w, int 
     }
 }
 
-/* Pass 3: both passes from the true states, into the tile, then stored. */
+#ifdef COLC
+/* recursive-colc: the columns' pass 1 (blk_carry) on a tile the rows' pass 3 has just filtered, whose 32 rows
+ * (BLK = 32: the host refuses other lengths) are the columns' block y0 / 32: lane i walks column i of the
+ * tile, the same floats the columns' pass would read back from the picture, and writes their zero-state
+ * carries to cc (the columns' layout: slot j of block kc of column x at cc[(j * nbc + kc) * w + x]). */
+void tile_col_carry(__local const float *t, __global float *cc, int w, int h, int y0, int k, float4 c)
+{
+    int i = get_local_id(0), x = k * BLK + i, kc = y0 / BLK, nbc = (h + BLK - 1) / BLK, L = min(BLK, h - y0);
+    if (i >= BLK || x >= w) return;
+    float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
+    tile_causal(t + i, TROW, L, c, u, p);
+    blk_anti(u, L, c, q);
+    for (int j = 0; j < 3; j++) {
+        cc[(j * nbc + kc) * w + x] = p[j];
+        cc[((j + 3) * nbc + kc) * w + x] = q[j];
+    }
+}
+#endif
+
+/* Pass 3: both passes from the true states, into the tile, then stored (and under COLC the columns' pass 1 on
+ * the tile, into cc). */
 __kernel __attribute__((reqd_work_group_size(32, TG, 1))) void
 blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h, float4 c, float16 m,
-                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl)
+                    __global float *carry, float16 M, float16 Ml, float16 F, float16 Fl
+#ifdef COLC
+                    ,
+                    __global float *cc
+#endif
+)
 {
     __local float tiles[TG * 32 * TROW];
     __local float *t = tiles + get_local_id(1) * 32 * TROW;
@@ -444,7 +469,7 @@ blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h,
             p[j] = carry[(j * nb + k) * h + y];
             q[j] = carry[((j + 3) * nb + k) * h + y];
         }
-        tile_causal(t + r * TROW, L, c, u, p);
+        tile_causal(t + r * TROW, 1, L, c, u, p);
         blk_anti(u, L, c, q);
 #pragma unroll
         for (int i = 0; i < BLK; i++) /* its own row: no other work-item reads it */
@@ -452,6 +477,9 @@ blur_rgb_rows_out_t(__global const float *in, __global float *out, int w, int h,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (k < nb) tile_store(t, out, w, h, y0, k);
+#ifdef COLC
+    if (k < nb) tile_col_carry(t, cc, w, h, y0, k, c);
+#endif
 }
 #endif /* TILES */
 
@@ -493,7 +521,7 @@ blur_rgb_rows_whole(__global const float *in, __global float *out, int w, int h,
     for (int k = lid; k < nb; k += WGX) { /* pass 1: zero-state carries */
         int L = min(BLK, w - k * BLK);
         float u[BLK], p[3] = {0.0f, 0.0f, 0.0f}, q[3] = {0.0f, 0.0f, 0.0f};
-        tile_causal(t + k * WROW, L, c, u, p);
+        tile_causal(t + k * WROW, 1, L, c, u, p);
         blk_anti(u, L, c, q);
         for (int j = 0; j < 3; j++) {
             WCS(j, k) = p[j];
@@ -527,7 +555,7 @@ blur_rgb_rows_whole(__global const float *in, __global float *out, int w, int h,
             p[j] = WCS(j, k);
             q[j] = WCS(j + 3, k);
         }
-        tile_causal(t + k * WROW, L, c, u, p);
+        tile_causal(t + k * WROW, 1, L, c, u, p);
         blk_anti(u, L, c, q);
 #pragma unroll
         for (int i = 0; i < BLK; i++)
