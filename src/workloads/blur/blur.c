@@ -87,7 +87,7 @@ static const cg_rung rungs[] = {
     {"recursive-fixl", "vs recursive-tiles: the fix-ups' carries staged through local memory by 32 x 8 groups, 16 blocks at a time: 8x the loads in flight, the same sums",
      "blur_rgb_rows_carry_t", "-DTILES -DFIXL", 0, LOCAL_FIXL(16), {A_RGB, 64, 8, 16, BLUR_BLK}},
     {"recursive-colc", "vs recursive-fixl: the columns' pass 1 done by the rows' pass 3 on its 32x32 tiles (in local memory): the row-filtered picture read twice, not three times",
-     "blur_rgb_rows_carry_t", "-DTILES -DFIXL -DCOLC", 0, LOCAL_FIXL(32), {A_RGB, 64, 8, 32, BLUR_BLK}},
+     "blur_rgb_rows_carry_t", "-DTILES -DFIXL -DCOLC", 0, LOCAL_FIXL(16), {A_RGB, 64, 8, 16, BLUR_BLK}},
     {"rgH-whole", "half, vs rgH-tiles: a group a whole row (in local memory), its carries fixed there: the rows read once, written once, one kernel",
      "blur_rgb_rows_whole", "-DWHOLE", 0, LOCAL_WHOLE(4096, BLUR_BLK), {A_RGB_H, 128, 1, 1, BLUR_BLK}},
     {"recursive-whole", "vs recursive-tiles: the rows as rgH-whole (a group a whole row, carries fixed in local memory): 1 kernel, not 3",
