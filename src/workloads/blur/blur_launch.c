@@ -287,8 +287,8 @@ size_t blur_local_need(const void *state, const cg_rung *r)
            rows = wy * (wx + 2 * rad) * sizeof(float); /* blur_rows_local's tile */
     bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL"),
          whole = cg_rung_has_option(r, "-DWHOLE");
-    if (tiles || fixl ||
-        whole) { /* the largest of the row kernels' and the fix-ups' needs: separate kernels */
+    /* the largest of the row kernels' and the fix-ups' needs: separate kernels */
+    if (tiles || fixl || whole) {
         size_t t = tiles && r->p[P_BLK] >= 0 ? LOCAL_TILES(wx, (size_t)r->p[P_BLK]) : 0;
         size_t f = fixl && r->p[P_PY] > 0 ? LOCAL_FIXL(r->p[P_PY]) : 0;
         size_t wh = whole && r->p[P_BLK] > 0 ? LOCAL_WHOLE(s->w, (size_t)r->p[P_BLK]) : 0;
