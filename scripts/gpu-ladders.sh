@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The ladders' job on the GPU machine, from the checkout's root: the seed-faithful filter3x3, convolution,
 # transpose and histogram rungs (issue 15), the scan, lcs, cloth and opticalflow ladders (issues 14, 17, 18,
-# 19), peak's seed experiments (issue 16), and the peers in the same job. Not yet run (session 4 had no device
-# time left); GPU_JOBS="scan peers" picks jobs. Each run verifies every timed run on the host (about 0.7 s a run at 2^28 scan elements), hence few runs.
+# 19), peak's seed experiments (issue 16), issue 21's jobs (blur-mma, whole, colc, ...) and the peers in the
+# same job. GPU_JOBS="scan peers" picks jobs (the case labels below). Each run verifies every timed run on the
+# host (about 0.7 s a run at 2^28 scan elements), hence few runs.
 #   scripts/gpu-ladders.sh OUTDIR
 # Every command and its exit status goes to OUTDIR/commands.txt, each run's table to OUTDIR/NAME.txt, its JSON
 # to OUTDIR/NAME.json; the peers (.peers/peers.py, a copy of ../shared/peers/peers.py) to OUTDIR/peers.json.
