@@ -10,9 +10,10 @@
 #  2b. blur:rgH-tiles: wg 0, 48 (refused: not a multiple of 32) and 64 (32x2 groups, 64 x 17 floats of tiles)
 #     with blocks of 16;
 #  2c. blur:recursive-fixl: fy 1 and 3 verified, 0 and 33 refused; chunks of 3 blocks verified, 0 refused;
-#  2d. blur:recursive-whole: a group of 32 on rows of 42 blocks of 8 (two blocks for some work-items) verified,
-#     its local row (42 x (8 + 1 + 6) floats) as the kernel reports it; 48 refused (a multiple of 32); under a
-#     2000 B local-memory cap the row does not fit and is refused;
+#  2d. blur:rgH-whole and recursive-whole: a group of 32 on rows of 42 blocks of 8 (two blocks for some
+#     work-items) verified, rgH-whole's local row (42 x (8 + 1 + 6) floats) as the kernel reports it (its one
+#     kernel: recursive-whole's facts are those of its slowest kernel, which varies); 48 refused (a multiple of
+#     32); under a 2000 B local-memory cap the row does not fit and is refused;
 #  2e. blur:recursive-colc: groups of 32 and 256 (one and eight warps' tiles) verified; blocks of 64 refused (the
 #     columns' blocks are the tiles' 32 rows);
 #  3. blur:sep-local 8x64 under a 9000 B local-memory cap: refused for the row kernel's 64 x (8 + 30) floats
@@ -79,14 +80,19 @@ for f in (1, 3):
     skip("wg=32,fy=%d,cb=0,blk=8" % f, "1 to 64 blocks a chunk")
 '
 
-# 2d. blur:recursive-whole: the group walks the row's blocks (42 of 8 at 333 px: two for work-items 0-9).
-tune blur:recursive-whole --size 333x517 --space 'wg=32,48;blk=8'
-check "blur:recursive-whole" '
+# 2d. rgH-whole (one kernel: its facts are the whole-row kernel's) and recursive-whole: the group walks the row's
+#     blocks (42 of 8 at 333 px: two for work-items 0-9).
+tune blur:rgH-whole --size 333x517 --space 'wg=32,48;blk=8'
+check "blur:rgH-whole" '
 launched("wg=32,blk=8", "32x1", 42 * (8 + 1 + 6) * 4)
 skip("wg=48,blk=8", "a multiple of 32")
 '
-CLGAUGE_LOCAL_MEM_CAP=2000 tune blur:recursive-whole --size 333x517 --space 'wg=32;blk=8'
-check "blur:recursive-whole, 2000 B of local memory" '
+tune blur:recursive-whole --size 333x517 --space 'wg=32;blk=8'
+check "blur:recursive-whole" '
+ok("wg=32,blk=8")
+'
+CLGAUGE_LOCAL_MEM_CAP=2000 tune blur:rgH-whole --size 333x517 --space 'wg=32;blk=8'
+check "blur:rgH-whole, 2000 B of local memory" '
 skip("wg=32,blk=8", "needs 2520 B of local memory")
 '
 
