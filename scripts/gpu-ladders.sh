@@ -39,6 +39,32 @@ tune_run() {
   timeout "$limit" $cg tune "$@" --device "${RUN_DEVICE:-gpu}" --json "$out/$name.json" >"$out/$name.txt" 2>&1
   echo "rc=$?" >>"$out/commands.txt"
 }
+# mutants_run NAME LIMIT IDS [ARGS...]: scripts/mutation.sh on the GPU for the mutants IDS (comma-separated,
+# with ARGS such as --races) within LIMIT seconds; its table NAME.md, its output NAME.txt and exit status kept.
+mutants_run() {
+  local name=$1 limit=$2 ids=$3
+  shift 3
+  echo "\$ scripts/mutation.sh --only $ids${*:+ $*} --device gpu" >>"$out/commands.txt"
+  timeout "$limit" scripts/mutation.sh --only "$ids" "$@" --clgauge "$cg" --device gpu --md "$out/$name.md" \
+    >"$out/$name.txt" 2>&1
+  echo "rc=$?" >>"$out/commands.txt"
+}
+# rec_checks PREFIX RUNGS: blur's block rungs RUNGS verified at odd sizes (333x517 and 1001x777; random, exact,
+# sigma 0.5 and 32), then 4096^2 (10 runs) and 8192^2 (5) with their own values; rec_tuned PREFIX RUNGS: the
+# same two sizes with the tuned values.
+rec_checks() {
+  local p=$1 R=$2
+  run $p-odd $R --size 333x517,1001x777 --runs 1 --warmup 0
+  run $p-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0
+  run $p-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0
+  run $p-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
+  run $p-4096 $R --size 4096x4096 --runs 10 --no-tuned
+  run $p-8192 $R --size 8192x8192 --runs 5 --no-tuned
+}
+rec_tuned() {
+  run $1-4096-tuned $2 --size 4096x4096 --runs 10
+  run $1-8192-tuned $2 --size 8192x8192 --runs 5
+}
 # conv_mma_job NAME RUNGS RUNG FILTERS MUTANTS MD LIMIT: a tensor-core convolution rung RUNG beside RUNGS:
 # verified at odd sizes and filters (exact and random), 8192^2 at 17x17 and 32x32 with own values, its searches
 # at FILTERS, the tuned runs; then the mutants whose ids start conv-MUTANTS (an awk pattern), into MD.md, within
@@ -51,10 +77,7 @@ conv_mma_job() {
   for f in $filters; do tune_run tune-$rung-$f 90 convolution:$rung --filter $f --size 8192 --runs 3; done
   run $name-tuned $c --size 8192 --filter 17,32 --runs ${MMA_RUNS:-5}
   ids=$(awk "/^id: conv-$mutants/ {print \$2}" tests/mutation/convolution.mut | paste -sd,)
-  echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-  timeout "$limit" scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/$md.md" \
-    >"$out/$md.txt" 2>&1
-  echo "rc=$?" >>"$out/commands.txt"
+  mutants_run "$md" "$limit" "$ids"
 }
 # pack: the device tool brings back only a few files per call, so everything goes back as one archive too.
 pack() { tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")"; }
@@ -122,10 +145,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
   races) # the mutants only a GPU's scheduling exposes (tests/mutation: expect race-gpu) must be caught there
     ids=${RACE_IDS:-}
     [ -n "$ids" ] || ids=$(awk '/^id:/ {id = $2} /^expect: race-gpu/ {print id}' tests/mutation/*.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --races --device gpu" >>"$out/commands.txt"
-    timeout 200 scripts/mutation.sh --only "$ids" --races --clgauge "$cg" --device gpu --md "$out/races.md" \
-      >"$out/races.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run races 200 "$ids" --races ;;
   histogram) run hist-u8-random histogram --pattern random && run hist-u8-allequal histogram --pattern allequal &&
     run hist-u32-random histogram --pixel u32 --pattern random ;;
   lcs-grid) # the many-group bit-parallel rungs; CLGAUGE_DEBUG=1 logs the single-thread CPU references' times
@@ -140,10 +160,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     run lcs-notrace-64k lcs:grid,lcs:nv-ballot --size 65536 --runs 3 ;;
   ptx-mutants) # the mutants of inline-PTX rungs (expect: caught-ptx) must be caught on NVIDIA
     ids=$(awk '/^id:/ {id = $2} /^expect: caught-ptx/ {print id}' tests/mutation/*.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/ptx-mutants.md" \
-      >"$out/ptx-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run ptx-mutants 200 "$ids" ;;
   transpose-heights) # the Apple chapter: the transpose slows as the height grows (a --size sweep)
     run transpose-heights transpose --size 8192x512,8192x1024,8192x2048,8192x4096,8192x8192,8192x16384 --runs 5 ;;
   conv-mma) # issue 21: the tensor-core rungs (tf32, tf32x3) beside best: verified at odd sizes and filters
@@ -263,10 +280,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
     tune_run tune-nc-random 75 histogram:nc-loads --pattern random --runs 10
     tune_run tune-nc-allequal 75 histogram:nc-loads --pattern allequal --runs 10
     run nc-tuned-random $H --pattern random --runs 20 && run nc-tuned-allequal $H --pattern allequal --runs 20
-    echo "\$ scripts/mutation.sh --only hist-nc-offset --device gpu" >>"$out/commands.txt"
-    timeout 60 scripts/mutation.sh --only hist-nc-offset --clgauge "$cg" --device gpu --md "$out/nc-mutant.md" \
-      >"$out/nc-mutant.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run nc-mutant 60 hist-nc-offset ;;
   conv-order-peers) # f16x3-order's tuned shapes (session 20's searches) at 17x17 and 32x32 beside best and
     # f16x3-halves at theirs, for a run with the convolution peers after it in the same job
     tune_run order-17 40 convolution:f16x3-order --filter 17 --size 8192 --space 'bx=64;by=16;ly=4' --runs 3
@@ -287,10 +301,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
         run mma-odd-exact-s$sg $M --size 333x517,336x517 --sigma $sg --check exact --runs 1 --warmup 0
       done
     muts=blur-mma-ring-lo,blur-mma-koff,blur-mma-vec-row,blur-mma-vec-inner,blur-mma-st4-row,blur-mma-st4-order
-    echo "\$ scripts/mutation.sh --only $muts --device gpu" >>"$out/commands.txt"
-    timeout 90 scripts/mutation.sh --only $muts --clgauge "$cg" --device gpu --md "$out/mma-mutants.md" \
-      >"$out/mma-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt"
+    mutants_run mma-mutants 90 "$muts"
     run mma-4096 $B --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
       run mma-8192 $B --size 8192x8192 --sigma 5 --runs 5 --no-tuned
     for r in f16x3-pf f16x3-st4 f16x3-vec f16x3-sep; do
@@ -590,10 +601,7 @@ PYEOF
     # them, nvidia-ptx), the ring ones with ring-taps, half's conversion (half-float images)
     ids=$(awk '/^id:/ {id = $2} /^expect: caught$/ {print id}' tests/mutation/cloth.mut | paste -sd,)
     ids=$ids,blur-ring-shift,blur-ring-row-tap,blur-ring-lane,blur-ring-taps-pairs,of-half-level
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 420 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s15.md" \
-      >"$out/mutants-s15.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run mutants-s15 420 "$ids" ;;
   blur-h200) # issue 21 on an H200: time against sigma for the separable, ring and recursive rungs at 4096^2
     for sg in 2 5 10 20 32; do
       run h200-blur-s$sg blur:sep-local,blur:fused,blur:fused-ring,blur:ring-taps,blur:recursive,blur:recursive-blocks \
@@ -685,64 +693,37 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     # recursive-tiles: verified at odd sizes (rows and columns with a short chunk), exact, sigma 0.5 and 32; 4096^2
     # and 8192^2 with own values (the stages_s of each pass in the JSON); its search; tuned runs; its mutants
     R=blur:recursive-tiles,blur:recursive-fixl
-    run fixl-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
-      run fixl-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
-      run fixl-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
-      run fixl-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
-    run fixl-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
-      run fixl-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    rec_checks fixl $R
     tune_run tune-recursive-fixl 120 blur:recursive-fixl --size 4096x4096 --runs 5
-    run fixl-4096-tuned $R --size 4096x4096 --runs 10 &&
-      run fixl-8192-tuned $R --size 8192x8192 --runs 5
+    rec_tuned fixl $R
     ids=$(awk '/^id: blur-fixl-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/fixl-mutants.md" \
-      >"$out/fixl-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run fixl-mutants 120 "$ids" ;;
   whole) # issue 21: rgH-whole and recursive-whole (a group a whole row: the rows read once and written once,
     # their carries fixed in local memory) beside the tile rungs and recursive-fixl: verified at odd sizes
     # (random, exact, sigma 0.5 and 32); 4096^2 and 8192^2 with own values (stages_s in the JSON); the searches
     # of recursive-whole and of recursive-fixl (fy x cb at wg 64, blk 32); the tuned runs; sigma 32; the
     # mutants of both (blur-whole-*, blur-fixl-*)
     R=blur:rgH-tiles,blur:rgH-whole,blur:recursive-tiles,blur:recursive-fixl,blur:recursive-whole
-    run whole-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
-      run whole-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
-      run whole-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
-      run whole-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
-    run whole-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
-      run whole-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    rec_checks whole $R
     tune_run tune-recursive-whole 60 blur:recursive-whole --size 4096x4096 --runs 5
     tune_run tune-recursive-fixl 60 blur:recursive-fixl --size 4096x4096 --runs 5 --space 'wg=64;fy=4,8,16;cb=16,32;blk=32'
     tune_run tune-recursive-whole-8192 60 blur:recursive-whole --size 8192x8192 --runs 3 --space 'wg=128,256,512;blk=32,64'
-    run whole-4096-tuned $R --size 4096x4096 --runs 10 &&
-      run whole-8192-tuned $R --size 8192x8192 --runs 5 &&
-      run whole-4096-s32 blur:recursive-tiles,blur:recursive-whole --size 4096x4096 --sigma 32 --runs 5
+    rec_tuned whole $R
+    run whole-4096-s32 blur:recursive-tiles,blur:recursive-whole --size 4096x4096 --sigma 32 --runs 5
     ids=$(awk '/^id: blur-(whole|fixl)-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 120 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/whole-mutants.md" \
-      >"$out/whole-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run whole-mutants 120 "$ids" ;;
   colc) # issue 21: recursive-colc (the columns' pass 1 made by the rows' pass 3 on its 32x32 tiles) beside
     # recursive-fixl and recursive-tiles: verified at odd sizes (random, exact, sigma 0.5 and 32); 4096^2 and
     # 8192^2 with own values (stages_s); its search at both sizes; the tuned runs; its mutants (blur-colc-*)
     R=blur:recursive-tiles,blur:recursive-fixl,blur:recursive-colc
-    run colc-odd $R --size 333x517,1001x777 --runs 1 --warmup 0 &&
-      run colc-odd-exact $R --size 333x517 --check exact --runs 1 --warmup 0 &&
-      run colc-odd-s0.5 $R --size 333x517 --sigma 0.5 --runs 1 --warmup 0 &&
-      run colc-odd-s32 $R --size 333x517 --sigma 32 --runs 1 --warmup 0
-    run colc-4096 $R --size 4096x4096 --runs 10 --no-tuned &&
-      run colc-8192 $R --size 8192x8192 --runs 5 --no-tuned
+    rec_checks colc $R
     tune_run tune-recursive-colc 90 blur:recursive-colc --size 4096x4096 --runs 5
     tune_run tune-recursive-fixl 60 blur:recursive-fixl --size 4096x4096 --runs 5 --space 'wg=64;fy=4,8;cb=16,32;blk=32'
     tune_run tune-recursive-colc-8192 60 blur:recursive-colc --size 8192x8192 --runs 3 --space 'wg=32,64;fy=8;cb=16,32'
     tune_run tune-recursive-fixl-8192 60 blur:recursive-fixl --size 8192x8192 --runs 3 --space 'wg=64;fy=8;cb=16,32;blk=32'
-    run colc-4096-tuned $R --size 4096x4096 --runs 10 &&
-      run colc-8192-tuned $R --size 8192x8192 --runs 5
+    rec_tuned colc $R
     ids=$(awk '/^id: blur-colc-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 60 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/colc-mutants.md" \
-      >"$out/colc-mutants.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run colc-mutants 60 "$ids" ;;
   fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
     # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
     R=blur:rgV-blocks,blur:recursive-tiles
@@ -753,10 +734,7 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
         run fix-$v-8192 $R --size 8192x8192 --runs 5 --no-tuned $kd
     done
     ids=$(awk '/^id: blur-tile-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
-    echo "\$ scripts/mutation.sh --only $ids --device gpu" >>"$out/commands.txt"
-    timeout 200 scripts/mutation.sh --only "$ids" --clgauge "$cg" --device gpu --md "$out/mutants-s17.md" \
-      >"$out/mutants-s17.txt" 2>&1
-    echo "rc=$?" >>"$out/commands.txt" ;;
+    mutants_run mutants-s17 200 "$ids" ;;
   hist-s17) # issue 21: what binds self-zero on the H200. Its tuned values (wg 512, 32 copies, 4 loads, 2 groups
     # a CU) and 1 copy on all-equal bytes, loaded from global memory and from 8 uint4s in L1 (exp/hist-l1: right
     # only on all-equal bytes); then random bytes with each byte's offset from a PRMT (exp/hist-prmt)
