@@ -241,33 +241,40 @@ expect_wrong_each "wrong kernels" blur:sep,blur:rgV,blur:recursive-vt,blur:recur
     --warmup 0
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
+# blk_mutants WHAT RUNGS DIR MUTANT...: each MUTANT ("old|new", one edit of blur_rec.cl) built into DIR and run
+# on RUNGS at 333x517: exit 3 with a FAILED row for every rung.
+blk_mutants() {
+    local what=$1 rungs=$2 dir=$3 mutant
+    shift 3
+    for mutant in "$@"; do
+        printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$dir"
+        expect_wrong_each "$what '${mutant##*|}'" "$rungs" -- \
+            "$BIN" run "$rungs" --kernel-dir "$dir" --size 333x517 --runs 1 --warmup 0
+    done
+}
+
 # 2a. The block rungs' carry fix-up: skipped (pass 3 starts every block's causal pass from zero), not
 #     propagated (each block's causal carry is its own zero-state result: wrong where a block is short next to
 #     the time constant, here the last ones, 13 and 5 pixels), the last block's map used for a full block's
 #     (a tail bug), the anti-causal carry without the causal state's part F s[k].
-for mutant in "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;" \
+blk_mutants "block carry mutant" "$BLOCKS3" "$TESTTMP/blur_wrong_blk" \
+    "        p[j] = carry[(j * nb + k) * lines];|        p[j] = 0.0f;" \
     "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = z[j];" \
     "s = mat3(k == nb - 1 ? Ml : M, s) + z[j];|s = mat3(M, s) + z[j];" \
-    "t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);|t = mat3(k == nb - 1 ? Ml : M, t) + a[j];"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_blk"
-    expect_wrong_each "block carry mutant '${mutant##*|}'" "$BLOCKS3" -- \
-        "$BIN" run "$BLOCKS3" --kernel-dir "$TESTTMP/blur_wrong_blk" --size 333x517 --runs 1 --warmup 0
-done
+    "t = mat3(k == nb - 1 ? Ml : M, t) + a[j] + mat3(k == nb - 1 ? Fl : F, sk[j]);|t = mat3(k == nb - 1 ? Ml : M, t) + a[j];"
 
 # 2a'. The tile rungs' own code: the tile loaded a row late, pass 3 started without its carries.
-for mutant in "            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;|            int y = y0 + r + 1, i = lane + 32 * j, x = k * BLK + i;" \
-    "            p[j] = carry[(j * nb + k) * h + y];|            p[j] = 0.0f;"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_tile"
-    expect_wrong_each "tile mutant '${mutant##*|}'" blur:rgH-tiles,blur:recursive-tiles -- "$BIN" run \
-        blur:rgH-tiles,blur:recursive-tiles --kernel-dir "$TESTTMP/blur_wrong_tile" --size 333x517 --runs 1 --warmup 0
-done
+blk_mutants "tile mutant" blur:rgH-tiles,blur:recursive-tiles "$TESTTMP/blur_wrong_tile" \
+    "            int y = y0 + r, i = lane + 32 * j, x = k * BLK + i;|            int y = y0 + r + 1, i = lane + 32 * j, x = k * BLK + i;" \
+    "            p[j] = carry[(j * nb + k) * h + y];|            p[j] = 0.0f;"
 
 # 2a''. recursive-fixl's staged fix-up (333x517: rows of 11 blocks, one short chunk; columns of 17, a full
 #      chunk and a short one): a chunk's slots loaded every other helper row (stale slots), the barrier between
 #      the loads and the sequential work dropped (caught on PoCL, whose work-items run in turn between
 #      barriers: work-item (l, 0) goes first), the anti-causal part taking its causal states from the wrong
 #      stage, a chunk's stores running past the line's last block (into the next slot's first blocks).
-for mutant in "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += 2 * WGY)" \
+blk_mutants "fix-up staging mutant" blur:recursive-fixl "$TESTTMP/blur_wrong_fixl" \
+    "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += 2 * WGY)" \
     "        fix_stage(cz, ts, k0, 0, nb, lines, line, true);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (seq)
@@ -275,31 +282,21 @@ for mutant in "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; k
         if (seq)
             for (int kk = 0;" \
     "float3 a = lslots(ta, kk), sk = lslots(ts, kk);|float3 a = lslots(ta, kk), sk = lslots(ta, kk);" \
-    "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB; kk += WGY)"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_fixl"
-    expect_wrong_each "fix-up staging mutant '${mutant##*|}'" blur:recursive-fixl -- "$BIN" run \
-        blur:recursive-fixl --kernel-dir "$TESTTMP/blur_wrong_fixl" --size 333x517 --runs 1 --warmup 0
-done
+    "    for (int kk = get_local_id(1); kk < FIX_CB && k0 + kk < nb; kk += WGY)|    for (int kk = get_local_id(1); kk < FIX_CB; kk += WGY)"
 
 # 2a'''. rgH-whole's and recursive-whole's row kernel (333x517: rows of 10 blocks and a short one): the fix-up
 #      skipped (every block from its zero-state carries), the row stored into local memory without the blocks'
 #      padding (tests/mutation/blur.mut has two more: the barrier before the fix-up, the last block's map).
-for mutant in "    if (lid == 0) { /* pass 2|    if (lid < 0) { /* pass 2" \
-    "        if (i < w) t[i / BLK * WROW + i % BLK] = v[j];|        if (i < w) t[i / BLK * BLK + i % BLK] = v[j];"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_whole"
-    expect_wrong_each "whole-row mutant '${mutant##*|}'" blur:rgH-whole,blur:recursive-whole -- "$BIN" run \
-        blur:rgH-whole,blur:recursive-whole --kernel-dir "$TESTTMP/blur_wrong_whole" --size 333x517 --runs 1 --warmup 0
-done
+blk_mutants "whole-row mutant" blur:rgH-whole,blur:recursive-whole "$TESTTMP/blur_wrong_whole" \
+    "    if (lid == 0) { /* pass 2|    if (lid < 0) { /* pass 2" \
+    "        if (i < w) t[i / BLK * WROW + i % BLK] = v[j];|        if (i < w) t[i / BLK * BLK + i % BLK] = v[j];"
 
 # 2a''''. recursive-colc's column carries made by the rows' pass 3 on its tiles (517 rows: 16 tile rows and one
 #      of 5): walked along a tile row instead of a column; the last tile row's 32 rows taken whole (27 past the
 #      picture); tests/mutation/blur.mut has the anti-causal carries left at zero.
-for mutant in "    tile_causal(t + i, TROW, L, c, u, p);|    tile_causal(t + i, 1, L, c, u, p);" \
-    "nbc = (h + BLK - 1) / BLK, L = min(BLK, h - y0);|nbc = (h + BLK - 1) / BLK, L = BLK;"; do
-    printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$TESTTMP/blur_wrong_colc"
-    expect_wrong_each "column-carry mutant '${mutant##*|}'" blur:recursive-colc -- "$BIN" run \
-        blur:recursive-colc --kernel-dir "$TESTTMP/blur_wrong_colc" --size 333x517 --runs 1 --warmup 0
-done
+blk_mutants "column-carry mutant" blur:recursive-colc "$TESTTMP/blur_wrong_colc" \
+    "    tile_causal(t + i, TROW, L, c, u, p);|    tile_causal(t + i, 1, L, c, u, p);" \
+    "nbc = (h + BLK - 1) / BLK, L = min(BLK, h - y0);|nbc = (h + BLK - 1) / BLK, L = BLK;"
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
 #     Triggs and Sdika's): off by up to 0.4 near the far borders, caught by the check (exit 3).
