@@ -14,6 +14,8 @@
 # memory) with them, its staging broken four ways; rgH-whole and recursive-whole (a group a whole row) with them,
 # their fix-up skipped and their row stored without the blocks' padding; recursive-colc (the columns' carries
 # made by the rows' pass 3) with them, its column walk along a row and its last tile row taken whole;
+# recursive-v2 (the columns' pass 3 two columns a work-item) with them, its second column's carries, its
+# anti-causal carries and its odd widths' second column broken;
 # the Deriche rungs (the guide's 4+4-tap filter) and the guide's 16x16 skewed transposes (deriche-vt16,
 # recursive-vt16) at residues of 16 and 32 over the sigma range, Deriche's recursion broken five ways and
 # transposeLS three ways;
@@ -23,11 +25,11 @@
 . "$(dirname "$0")/lib.sh"
 RUNGS="conv2d sep sep-local dH dV deriche deriche-vt16 rgH rgV recursive recursive-vt16 recursive-vt recursive-ht fused
     fused-ring ring-taps cpu-sums cpu-ring rgV-blocks rgH-blocks recursive-blocks rgH-tiles recursive-tiles
-    recursive-fixl recursive-colc rgH-whole recursive-whole"
+    recursive-fixl recursive-colc recursive-v2 rgH-whole recursive-whole"
 DERICHE="blur:dH,blur:dV,blur:deriche,blur:deriche-vt16,blur:recursive-vt16"
 BLOCKS3="blur:rgV-blocks,blur:rgH-blocks,blur:recursive-blocks"
 BLOCKS="$BLOCKS3,blur:rgH-tiles,blur:recursive-tiles,blur:recursive-fixl,blur:recursive-colc,blur:rgH-whole"
-BLOCKS="$BLOCKS,blur:recursive-whole"
+BLOCKS="$BLOCKS,blur:recursive-whole,blur:recursive-v2"
 
 # 1. Every rung ok, sigma 5 (with --estimate) and sigma 2.
 for sigma in 5 2; do
@@ -65,6 +67,8 @@ stages = {"sep": ["blur_rows", "blur_cols"], "recursive-vt": ["blur_rg_cols", "b
                              "blur_rgb_cols_carry", "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
           "recursive-colc": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
                              "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
+          "recursive-v2": ["blur_rgb_rows_carry_t", "blur_rgb_rows_fix_l", "blur_rgb_rows_out_t",
+                           "blur_rgb_cols_fix_l", "blur_rgb_cols_out"],
           "rgH-whole": ["blur_rgb_rows_whole"],
           "recursive-whole": ["blur_rgb_rows_whole", "blur_rgb_cols_carry", "blur_rgb_cols_fix",
                               "blur_rgb_cols_out"]}
@@ -242,14 +246,14 @@ expect_wrong_each "wrong kernels" blur:sep,blur:rgV,blur:recursive-vt,blur:recur
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
 # blk_mutants WHAT RUNGS DIR MUTANT...: each MUTANT ("old|new", one edit of blur_rec.cl) built into DIR and run
-# on RUNGS at 333x517: exit 3 with a FAILED row for every rung.
+# on RUNGS at 333x517 (or $BLK_SIZE): exit 3 with a FAILED row for every rung.
 blk_mutants() {
     local what=$1 rungs=$2 dir=$3 mutant
     shift 3
     for mutant in "$@"; do
         printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$dir"
         expect_wrong_each "$what '${mutant##*|}'" "$rungs" -- \
-            "$BIN" run "$rungs" --kernel-dir "$dir" --size 333x517 --runs 1 --warmup 0
+            "$BIN" run "$rungs" --kernel-dir "$dir" --size "${BLK_SIZE:-333x517}" --runs 1 --warmup 0
     done
 }
 
@@ -297,6 +301,15 @@ blk_mutants "whole-row mutant" blur:rgH-whole,blur:recursive-whole "$TESTTMP/blu
 blk_mutants "column-carry mutant" blur:recursive-colc "$TESTTMP/blur_wrong_colc" \
     "    tile_causal(t + i, TROW, L, c, u, p);|    tile_causal(t + i, 1, L, c, u, p);" \
     "nbc = (h + BLK - 1) / BLK, L = min(BLK, h - y0);|nbc = (h + BLK - 1) / BLK, L = BLK;"
+
+# 2a'''''. recursive-v2's columns' pass 3, two columns a work-item: at an even width (334x517, the float2 path)
+#      the second column given the first one's carries, the anti-causal pass started from the causal carries;
+#      at an odd width (333x517, the columns one after the other) each work-item's second column left unwritten.
+BLK_SIZE=334x517 blk_mutants "two-column mutant" blur:recursive-v2 "$TESTTMP/blur_wrong_v2" \
+    "    p1 = vload2(0, carry + (0 * nb + k) * lines);|    p1 = (float2)(carry[(0 * nb + k) * lines]);" \
+    "    p1 = vload2(0, carry + (3 * nb + k) * lines);|    p1 = vload2(0, carry + (0 * nb + k) * lines);"
+blk_mutants "two-column mutant" blur:recursive-v2 "$TESTTMP/blur_wrong_v2" \
+    "for (int i = 2 * x; i < min(2 * x + 2, w); i++)|for (int i = 2 * x; i < min(2 * x + 1, w); i++)"
 
 # 2b. The anti-causal pass started at the steady state of the causal pass's last sample (the start before
 #     Triggs and Sdika's): off by up to 0.4 near the far borders, caught by the check (exit 3).

@@ -323,7 +323,8 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
      */
     q->blk = plans[q->algo][0].extra == X_BLK_ROWS || plans[q->algo][0].extra == X_BLK_COLS ? r->p[P_BLK] : 0;
     bool tiles = cg_rung_has_option(r, "-DTILES"), fixl = cg_rung_has_option(r, "-DFIXL"),
-         whole = cg_rung_has_option(r, "-DWHOLE"), colc = cg_rung_has_option(r, "-DCOLC");
+         whole = cg_rung_has_option(r, "-DWHOLE"), colc = cg_rung_has_option(r, "-DCOLC"),
+         v2 = cg_rung_has_option(r, "-DV2");
     if (colc && !s->carry2_buf) /* the columns' carries: 6 floats per column and 32-row block */
         CG_TRY_BUF(ctx, CL_MEM_READ_WRITE, 6 * ((s->h + 31) / 32) * s->w * sizeof(float), NULL,
                    CG_BUF_WRITTEN, &s->carry2_buf);
@@ -340,7 +341,10 @@ cg_status blur_prepare(cg_ctx *ctx, void *state, const cg_rung *r, cl_program pr
                    : !fixed               ? p->shape
                    : p->shape == S_LINE_H ? S_FIXL_H
                                           : S_FIXL_W;
-        shape_launch(s, r, sh, p->swap ? s->h : s->w, p->swap ? s->w : s->h, l);
+        /* -DV2: the columns' pass 3 (the S_BLOCKS_W step of a -DCOLC plan) takes two columns a work-item */
+        size_t lw = (size_t)(p->swap ? s->h : s->w);
+        if (v2 && colc && p->colc == C_USE && sh == S_BLOCKS_W) lw = (lw + 1) / 2;
+        shape_launch(s, r, sh, lw, p->swap ? s->w : s->h, l);
         CG_TRY_OBJ(l->k, clCreateKernel(prog, kernel, CG_ERRP));
         l->stage = kernel;
         if ((st = set_step(l->k, s, p, bufs, (size_t)r->p[P_BLK], colc)) != CG_OK) goto out;

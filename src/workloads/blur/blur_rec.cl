@@ -310,12 +310,63 @@ __kernel void blur_rgb_cols_fix(__global const float *in, __global float *out, i
     if (x < w) blk_fix(in + x, carry + x, h, w, w, m, M, Ml, F, Fl);
 }
 
+#ifdef V2
+/* recursive-v2: blk_out on the two neighbouring columns x, x + 1 side by side, each a lane of a float2 (one
+ * 8-byte load and store a row; the carries as float2 too): per lane blk_causal's and blk_anti's sums in their
+ * order. Every row's pair must be 8-byte aligned: the caller takes this path only where the width is even. */
+void blk_out2(__global const float *x, __global float *out, __global const float *carry, int n, int stride,
+              int lines, float4 c)
+{
+    int k = get_global_id(1), nb = (n + BLK - 1) / BLK, L = min(BLK, n - k * BLK);
+    float2 u[BLK], p1, p2, p3;
+    p1 = vload2(0, carry + (0 * nb + k) * lines);
+    p2 = vload2(0, carry + (1 * nb + k) * lines);
+    p3 = vload2(0, carry + (2 * nb + k) * lines);
+    __global const float2 *xk = (__global const float2 *)(x + k * BLK * stride);
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) {
+            float2 v = c.x * xk[i * (stride / 2)] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    p1 = vload2(0, carry + (3 * nb + k) * lines);
+    p2 = vload2(0, carry + (4 * nb + k) * lines);
+    p3 = vload2(0, carry + (5 * nb + k) * lines);
+#pragma unroll
+    for (int i = BLK - 1; i >= 0; i--)
+        if (i < L) {
+            float2 v = c.x * u[i] + c.y * p1 + c.z * p2 + c.w * p3;
+            u[i] = v;
+            p3 = p2;
+            p2 = p1;
+            p1 = v;
+        }
+    __global float2 *o = (__global float2 *)(out + k * BLK * stride);
+#pragma unroll
+    for (int i = 0; i < BLK; i++)
+        if (i < L) o[i * (stride / 2)] = u[i];
+}
+#endif
+
+/* Under V2 (recursive-v2) work-item x takes columns 2x and 2x + 1 (the host launches (w + 1) / 2): as one
+ * float2 where w is even, else one after the other with blk_out. */
 __kernel void blur_rgb_cols_out(__global const float *in, __global float *out, int w, int h, float4 c,
                                 float16 m, __global float *carry, float16 M, float16 Ml, float16 F,
                                 float16 Fl)
 {
     int x = get_global_id(0);
+#ifdef V2
+    if (w % 2 == 0) {
+        if (2 * x < w) blk_out2(in + 2 * x, out + 2 * x, carry + 2 * x, h, w, w, c);
+    } else
+        for (int i = 2 * x; i < min(2 * x + 2, w); i++)
+            blk_out(in + i, out + i, carry + i, h, w, w, c);
+#else
     if (x < w) blk_out(in + x, out + x, carry + x, h, w, w, c);
+#endif
 }
 
 /* Rows: a work-item per (row, block), neighbouring work-items a row apart (as rgH). */
