@@ -743,6 +743,10 @@ open(sys.argv[3], "w").write(s.replace(sys.argv[2], sys.argv[4]))' src/peak/tens
     rec_tuned v2 $R
     ids=$(awk '/^id: blur-(colc|v2)-/ {print $2}' tests/mutation/blur.mut | paste -sd,)
     mutants_run v2-mutants 150 "$ids" ;;
+  v2-sigma) # issue 21: the recursive goal's "faster than fused at sigma 5 and beyond": recursive-v2 and
+    # recursive-colc beside fused, fused-ring and f16x3-pf over sigma 5 .. 32 at 4096^2, own values
+    R=blur:fused,blur:fused-ring,blur:f16x3-pf,blur:recursive-colc,blur:recursive-v2
+    for sg in 5 10 16 24 32; do run v2-sigma-s$sg $R --size 4096x4096 --sigma $sg --runs 5 --no-tuned; done ;;
   fix-s17) # issue 21: the fix-up's carries loaded 16 or 32 blocks at a time instead of 8 (kernel copies
     # exp/fix16, exp/fix32), recursive-tiles and rgV-blocks at 4096^2 and 8192^2; then the tile mutants on the GPU
     R=blur:rgV-blocks,blur:recursive-tiles
