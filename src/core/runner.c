@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <xxhash.h>
 #include "core/clerr.h"
 #include "core/kfacts.h"
 #include "core/log.h"
@@ -399,12 +400,27 @@ static void options_text(const cg_workload *w, const cg_wopts *s, char *buf, siz
     }
 }
 
+/* With --kernel-dir the key's options end in "kernels=" and the XXH64 of the rung's .cl file as read from the
+ * dir (0 where it cannot be read: its build then fails with the reason): a winner found for other kernels is
+ * never applied to the built-in ones, nor theirs to these, nor one to an edited file. */
+static void kernels_tag(const cg_runner *run, const cg_rung *r, char *buf, size_t len)
+{
+    char *text = NULL;
+    unsigned long long h = 0;
+    if (cg_program_source(run->ctx, cg_rung_cl_file(run->w, r), &text) == CG_OK)
+        h = (unsigned long long)XXH64(text, strlen(text), 0);
+    free(text);
+    size_t used = strlen(buf);
+    if (used < len) snprintf(buf + used, len - used, "%skernels=%016llx", used ? "," : "", h);
+}
+
 void cg_runner_tune_key(const cg_runner *run, const cg_rung *r, cg_tune_keybuf *kb)
 {
     cg_model m = {0};
     run->w->model(run->state, r, &m);
     cg_tune_size_class(m.items, kb->size_class, sizeof kb->size_class);
     options_text(run->w, run->o->wopts, kb->options, sizeof kb->options);
+    if (run->ctx->kernel_dir) kernels_tag(run, r, kb->options, sizeof kb->options);
     const cg_device *d = run->ctx->dev;
     kb->k = (cg_tune_key){d->platform_name, d->name,        d->driver,  run->w->name,
                           r->name,          kb->size_class, kb->options};
@@ -430,7 +446,13 @@ static const cg_rung *tuned_rung(const cg_runner *run, const cg_rung *r, cg_rung
     cg_tune_entry e;
     int vals[CG_TUNE_MAXP];
     cg_runner_tune_key(run, r, &kb);
-    if (!cg_tunecache_load(run->ctx->cache_dir, &kb.k, &e)) return r;
+    if (!cg_tunecache_load(run->ctx->cache_dir, &kb.k, &e)) {
+        CG_DEBUG("%s:%s: no tuning-cache entry for size class %s, options '%s'", run->w->name, r->name,
+                 kb.size_class, kb.options);
+        return r;
+    }
+    CG_DEBUG("%s:%s: tuning-cache entry %s for size class %s, options '%s'", run->w->name, r->name, e.params,
+             kb.size_class, kb.options);
     if (!cg_tune_parse(sp, e.params, vals)) {
         CG_WARN("%s:%s: tuned parameters '%.60s' do not fit the rung's parameters: ignored (tune it again)",
                 run->w->name, r->name, e.params);

@@ -7,7 +7,9 @@
 #     --no-cache neither; a damaged or untrusted cache entry is one warning and the rung's own values;
 #  3. random and anneal stay within their budget and visit only candidates of the space;
 #  4. a kernel wrong for one candidate (WG 64 drops a work-item's sum) is a FAILED row, exit 3, nothing stored;
-#  5. a sweep (--size list) tunes each item, keyed by its size class.
+#  5. a sweep (--size list) tunes each item, keyed by its size class;
+#  6. --kernel-dir: the winner keyed by the hash of the kernel file read from there, so that neither the
+#     built-in kernels nor an edited file take it.
 # Usage: bash test_tune.sh /path/to/clgauge   (env: TESTTMP scratch dir, TESTDATA = tests/data)
 . "$(dirname "$0")/lib.sh"
 
@@ -161,5 +163,34 @@ T reduction:best --size 4099,16411 --budget 1 --space "$SPACE" --json "$json" \
     >"$TESTTMP/tune.out" 2>&1 || { cat "$TESTTMP/tune.out"; fail "tune a --size sweep"; }
 n=$(ls "$cache/tuned" 2>/dev/null | wc -l)
 [ "$n" -eq 2 ] || fail "a --size sweep of 2 items: $n cache entries, want 2"
+
+# 6. --kernel-dir: the winner is keyed by the kernel file's hash (options "kernels=..."): a run of the built-in
+#    kernels does not take it, a run of the same dir does, and a run of the dir after an edit does not
+kd=$TESTTMP/tune_kd
+rm -rf "$kd" "$cache/tuned"
+mkdir -p "$kd"
+cp "$SRC"/workloads/reduction/reduction.cl "$kd"/
+T reduction:best --size 300007 --space 'wg=64;loads=4;grid=4' --kernel-dir "$kd" >"$TESTTMP/tune.out" 2>&1 ||
+    { cat "$TESTTMP/tune.out"; fail "tune --kernel-dir"; }
+grep -q "stored in the tuning cache (size class 2^18, options kernels=[0-9a-f]\{16\})" "$TESTTMP/tune.out" ||
+    { cat "$TESTTMP/tune.out"; fail "tune --kernel-dir: the winner not keyed by the kernels' hash"; }
+# found ARGS...: the tuning-cache lookup of run reduction:best at 300007 with ARGS (CLGAUGE_DEBUG's line): "entry"
+# or "none"
+found() {
+    CLGAUGE_DEBUG=1 "$BIN" run reduction:best --size 300007 --runs 1 --warmup 0 --cache-dir "$cache" "$@" \
+        >"$TESTTMP/run.out" 2>&1 || { cat "$TESTTMP/run.out"; fail "run reduction:best $*"; }
+    if grep -q "reduction:best: tuning-cache entry .* options 'kernels=[0-9a-f]\{16\}'" "$TESTTMP/run.out"; then
+        echo entry
+    elif grep -q "reduction:best: no tuning-cache entry for size class 2^18" "$TESTTMP/run.out"; then
+        echo none
+    else
+        cat "$TESTTMP/run.out" >&2
+        echo unknown
+    fi
+}
+[ "$(found)" = none ] || fail "run of the built-in kernels found the --kernel-dir winner"
+[ "$(found --kernel-dir "$kd")" = entry ] || fail "run --kernel-dir of the same dir did not find its winner"
+echo "/* edited */" >>"$kd"/reduction.cl
+[ "$(found --kernel-dir "$kd")" = none ] || fail "run --kernel-dir found the winner of the file before its edit"
 
 finish
