@@ -53,13 +53,21 @@ static size_t clampi(long long i, size_t n)
     return i < 0 ? 0 : (size_t)i >= n ? n - 1 : (size_t)i;
 }
 
-/* One line of n samples, `stride` apart. */
+/* One line of n samples, `stride` apart. The samples whose taps all lie inside the line skip the clamps (the
+ * same products summed in the same order: the same doubles); at sigma 32 a 4096^2 reference is 193 taps a
+ * pixel each way. */
 static void conv_line(const double *in, double *out, size_t n, size_t stride, const float *g, int r)
 {
+    size_t ur = (size_t)r, lo = ur < n ? ur : n, hi = n > ur ? n - ur : 0; /* [lo, hi): no clamp needed */
     for (size_t i = 0; i < n; i++) {
         double s = 0.0;
-        for (int k = -r; k <= r; k++)
-            s += (double)g[k + r] * in[clampi((long long)i + k, n) * stride];
+        if (i >= lo && i < hi) {
+            const double *x = in + (i - ur) * stride;
+            for (size_t k = 0; k <= 2 * ur; k++)
+                s += (double)g[k] * x[k * stride];
+        } else
+            for (int k = -r; k <= r; k++)
+                s += (double)g[k + r] * in[clampi((long long)i + k, n) * stride];
         out[i * stride] = s;
     }
 }
