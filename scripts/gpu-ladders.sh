@@ -373,7 +373,7 @@ for job in ${GPU_JOBS:-scan peers filter3x3 histogram lcs cloth opticalflow peak
       run ring3-4096-s$sg blur:fused-ring --size 4096x4096 --sigma $sg --runs 5 --no-tuned
     done
     # an experiment: the row loop unrolled 16 times instead of 8 (a kernel copy, --kernel-dir)
-    mkdir -p /tmp/kd-u16 && cp src/workloads/blur/blur_rec.cl /tmp/kd-u16/ && python3 -c 'import sys; s = open(sys.argv[1]).read(); o = "#ifndef U\n#define U 8\n#endif"
+    mkdir -p /tmp/kd-u16 && cp src/workloads/blur/blur_*.cl /tmp/kd-u16/ && python3 -c 'import sys; s = open(sys.argv[1]).read(); o = "#ifndef U\n#define U 8\n#endif"
 assert s.count(o) == 1; open(sys.argv[2], "w").write(s.replace(o, "#undef U\n#define U 16"))' \
       src/workloads/blur/blur.cl /tmp/kd-u16/blur.cl &&
       run ring3-u16-4096-s5 blur:fused-ring --kernel-dir /tmp/kd-u16 --no-cache --size 4096x4096 --runs 10 --no-tuned &&
@@ -382,8 +382,8 @@ assert s.count(o) == 1; open(sys.argv[2], "w").write(s.replace(o, "#undef U\n#de
     # two chains; the row loop unrolled 16 times); a small search; its own values over sigma 2 .. 32
     run ring4-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
       run ring4-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
-    mkdir -p /tmp/kd-split /tmp/kd-u16 # blur's kernels are two files since session 16: both dirs get blur_rec.cl
-    cp src/workloads/blur/blur_rec.cl /tmp/kd-split/ && cp src/workloads/blur/blur_rec.cl /tmp/kd-u16/
+    mkdir -p /tmp/kd-split /tmp/kd-u16 # blur's kernels are several files: both dirs get the others (blur_*.cl)
+    cp src/workloads/blur/blur_*.cl /tmp/kd-split/ && cp src/workloads/blur/blur_*.cl /tmp/kd-u16/
     python3 - src/workloads/blur/blur.cl <<'PYEOF'
 import sys
 s = open(sys.argv[1]).read()
@@ -417,7 +417,7 @@ PYEOF
     run ring5-4096-s5 blur:fused,blur:fused-ring --size 4096x4096 --sigma 5 --runs 10 --no-tuned &&
       run ring5-8192-s5 blur:fused,blur:fused-ring --size 8192x8192 --sigma 5 --runs 5 --no-tuned
     if [ -f .gpu/kd-single/blur.cl ]; then
-      cp -n src/workloads/blur/blur_rec.cl .gpu/kd-single/
+      cp -n src/workloads/blur/blur_*.cl .gpu/kd-single/
       run ring5-single-4096-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 4096x4096 --runs 10 --no-tuned &&
         run ring5-single-8192-s5 blur:fused-ring --kernel-dir .gpu/kd-single --no-cache --size 8192x8192 --runs 5 --no-tuned
     fi

@@ -247,13 +247,13 @@ expect_wrong_each "wrong kernels" blur:sep,blur:rgV,blur:recursive-vt,blur:recur
     --warmup 0
 
 if ! sanitizer_pass; then # more broken kernels: the kernels' checks, tested in the normal pass
-# blk_mutants WHAT RUNGS DIR MUTANT...: each MUTANT ("old|new", one edit of blur_rec.cl) built into DIR and run
+# blk_mutants WHAT RUNGS DIR MUTANT...: each MUTANT ("old|new", one edit of blur_blk.cl) built into DIR and run
 # on RUNGS at 333x517 (or $BLK_SIZE): exit 3 with a FAILED row for every rung.
 blk_mutants() {
     local what=$1 rungs=$2 dir=$3 mutant
     shift 3
     for mutant in "$@"; do
-        printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_rec.cl "$dir"
+        printf '[("""%s""", """%s""")]\n' "${mutant%%|*}" "${mutant##*|}" | make_wrong blur_blk.cl "$dir"
         expect_wrong_each "$what '${mutant##*|}'" "$rungs" -- \
             "$BIN" run "$rungs" --kernel-dir "$dir" --size "${BLK_SIZE:-333x517}" --runs 1 --warmup 0
     done

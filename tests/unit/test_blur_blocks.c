@@ -1,5 +1,5 @@
 /* The block rungs' carry algebra on the host (workloads/blur/blur_bound_blk.c): the block algorithm of
- * blur_rec.cl (zero-state passes per block, carries fixed up with the maps M and F, every block refiltered
+ * blur_blk.cl (zero-state passes per block, carries fixed up with the maps M and F, every block refiltered
  * from its true states), replayed here in double with blur_yvv_block_maps, must give the whole-line filter of
  * blur_ref_yvv on every line length (last blocks of 1, 2 and blk - 1 samples, lines shorter than a block);
  * M of one sample is the feedback's companion matrix; and the block bound's input response is the line
@@ -16,7 +16,7 @@
 #include "core/rng.h"
 #include "workloads/blur/blur_ref.h"
 
-/* r = A v, as blur_rec.cl's mat3: v.x (A 1) + A (v - v.x) */
+/* r = A v, as blur_blk.cl's mat3: v.x (A 1) + A (v - v.x) */
 static void map(const double *A, const double *v, double *r)
 {
     double d1 = v[1] - v[0], d2 = v[2] - v[0];

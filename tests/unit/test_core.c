@@ -579,7 +579,8 @@ static void test_rung_options(void **state)
 }
 
 /* cg_rung_cl_file: the workload's file unless its rung_cl_file names another; blur's recursive rungs name
- * blur_rec.cl, its tensor-core rung blur_mma.cl, its other convolutions none. */
+ * blur_rec.cl (the block rungs blur_blk.cl), its tensor-core rung blur_mma.cl, its other convolutions none.
+ */
 static const char *odd_file(const cg_rung *r)
 {
     return r->p[0] == 1 ? "other.cl" : NULL;
@@ -596,13 +597,14 @@ static void test_rung_cl_file(void **state)
     assert_string_equal(cg_rung_cl_file(&two, &b), "other.cl");
     const cg_workload *blur = cg_registry_find("blur");
     assert_non_null(blur);
-    assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "recursive-blocks")), "blur_rec.cl");
+    assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "recursive-blocks")), "blur_blk.cl");
     assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "deriche")), "blur_rec.cl");
     assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "ring-taps")), "blur.cl");
     assert_string_equal(cg_rung_cl_file(blur, cg_workload_rung(blur, "f16x3-sep")), "blur_mma.cl");
     assert_string_equal(blur->more_cl_files[0], "blur_rec.cl");
-    assert_string_equal(blur->more_cl_files[1], "blur_mma.cl");
-    assert_null(blur->more_cl_files[2]);
+    assert_string_equal(blur->more_cl_files[1], "blur_blk.cl");
+    assert_string_equal(blur->more_cl_files[2], "blur_mma.cl");
+    assert_null(blur->more_cl_files[3]);
 }
 
 int main(void)

@@ -477,7 +477,8 @@ static cg_status blur_save_output(cg_ctx *ctx, void *state, const char *path)
     return cg_png_write_grey(path, s->saved, s->w, s->h);
 }
 
-/* The recursive filters' kernels are in blur_rec.cl, the convolutions' in blur.cl. */
+/* The recursive filters' kernels are in blur_rec.cl (the block rungs' in blur_blk.cl), the convolutions' in
+ * blur.cl. */
 static const char *blur_rung_cl_file(const cg_rung *r)
 {
     switch (r->p[P_ALGO]) {
@@ -487,21 +488,22 @@ static const char *blur_rung_cl_file(const cg_rung *r)
     case A_RG_VT:
     case A_RG_HT:
     case A_RG_VT16:
-    case A_RGB_V:
-    case A_RGB_H:
-    case A_RGB:
     case A_DR_H:
     case A_DR_V:
     case A_DR:
     case A_DR_VT16:
         return "blur_rec.cl";
+    case A_RGB_V:
+    case A_RGB_H:
+    case A_RGB:
+        return "blur_blk.cl";
     case A_MMA:
         return "blur_mma.cl";
     default:
         return NULL;
     }
 }
-static const char *const blur_more_cl_files[] = {"blur_rec.cl", "blur_mma.cl", NULL};
+static const char *const blur_more_cl_files[] = {"blur_rec.cl", "blur_blk.cl", "blur_mma.cl", NULL};
 
 const cg_workload cg_workload_blur = {
     .name = "blur",

@@ -40,9 +40,9 @@
     ((size_t)(blk) * ((wx) + (2 * (r) + 2 * (cx)-1) / (cx)-1) * (cx) * sizeof(float))
 /* rgH-tiles' and recursive-tiles' row passes: wx/32 tiles of 32 rows of blk pixels, each row padded by one */
 #define LOCAL_TILES(wx, blk) ((size_t)(wx) * ((blk) + 1) * sizeof(float))
-/* recursive-fixl's fix-up kernels (blur_rec.cl, FIXL): two stages of cb blocks x 3 slots x 32 lines */
+/* recursive-fixl's fix-up kernels (blur_blk.cl, FIXL): two stages of cb blocks x 3 slots x 32 lines */
 #define LOCAL_FIXL(cb) (2 * (size_t)(cb)*3 * 32 * sizeof(float))
-/* rgH-whole's and recursive-whole's row kernel (blur_rec.cl, WHOLE): a row of w pixels in blocks of blk, each
+/* rgH-whole's and recursive-whole's row kernel (blur_blk.cl, WHOLE): a row of w pixels in blocks of blk, each
  * padded by one float, and the blocks' 6 carries */
 #define LOCAL_WHOLE(w, blk) ((((size_t)(w) + (blk)-1) / (blk)) * ((blk) + 1 + 6) * sizeof(float))
 
@@ -116,7 +116,7 @@ typedef struct blur_state {
     uint8_t *saved;        /* the last verified output as grey, for --output */
     bool have_saved;
     cl_mem in_buf, out_buf, tmp_buf, tmp2_buf, g_buf, g2_buf;
-    cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur_rec.cl) */
+    cl_mem carry_buf; /* the block rungs' carries: 6 floats per line and block (blur_blk.cl) */
     /* recursive-colc's column carries (6 floats per column and 32-row block), made by the rows' pass 3 while
      * the rows' carries are still in use: created by the first such rung's prepare */
     cl_mem carry2_buf;

@@ -163,7 +163,7 @@ static double rowsum(const double *A, int from, double *sum)
  * any order, FMA or not), with these sups: x the input, C = |B| h1 x every causal value (the zero-state ones
  * of pass 1 too: the causal filter of an input cut to the block), V = |B| h1 C pass 1's anti-causal values
  * (the anti-causal filter of those), D = max(|output| of the line, V) the true anti-causal values and
- * states. Pass 2 computes M v as v.x (M 1) + M (v - v.x) (blur_rec.cl's mat3): s[k+1] = s.x mu + M d + z[k]
+ * states. Pass 2 computes M v as v.x (M 1) + M (v - v.x) (blur_blk.cl's mat3): s[k+1] = s.x mu + M d + z[k]
  * (4 terms, d = the two differences, each at most 2C and rounded once) and t[k-1] = t.x mu + M d' + a[k] +
  * s.x phi + F d (7 terms); mu = M 1, phi = F 1, M and F are floats within u relative of the double maps.
  * This is the carry's own rounding, on top of the whole-line filter's: the entries of M and F grow with
